@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Command-line front end: the only place that knows argv, stdout and exit
+ * codes. Each subcommand lives in its own cmd_<name>.c.
+ */
+#ifndef RR_CLI_H
+#define RR_CLI_H
+
+#include <stdio.h>
+
+#include "reclaim_replay/report.h"
+
+struct rr_cli {
+	int json;
+	int pretty;
+	int color;		/* tables only; auto: stdout is a terminal */
+	int strict;		/* lost events make the exit code RR_EXIT_DATA_LOSS */
+	int quiet;
+	const char *output;	/* -o FILE, else stdout */
+	FILE *out;
+};
+
+/* Loaded inputs: traces and their models, decoded once. */
+struct rr_inputs {
+	struct rr_input *in;
+	int nr;
+	struct rr_warnings warnings;
+};
+
+int rr_inputs_load(struct rr_inputs *ins, char **paths, int nr);
+void rr_inputs_release(struct rr_inputs *ins);
+/* Any input lost events? */
+int rr_inputs_lossy(const struct rr_inputs *ins);
+
+/* Parse the options every command shares; returns 1 if @opt was one. */
+int rr_cli_common_option(struct rr_cli *cli, int opt, const char *arg);
+#define RR_CLI_COMMON_SHORT "jpo:qh"
+#define RR_CLI_COMMON_LONG \
+	{ "json", no_argument, NULL, 'j' }, \
+	{ "pretty", no_argument, NULL, 'p' }, \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "no-color", no_argument, NULL, 1000 }, \
+	{ "color", no_argument, NULL, 1001 }, \
+	{ "strict", no_argument, NULL, 1002 }
+
+#define RR_HELP_COMMON \
+	"  -j, --json          one JSON document (schema v1) on stdout\n" \
+	"  -p, --pretty        indented JSON (implies --json)\n" \
+	"  -o, --output FILE   write the report to FILE\n" \
+	"  -q, --quiet         no warnings on stderr\n" \
+	"      --strict        exit 3 when the recording lost events\n" \
+	"      --no-color      plain tables even on a terminal\n" \
+	"  -h, --help          this help\n"
+
+/* Open -o FILE; emit and close. Return an exit code. */
+int rr_cli_open_output(struct rr_cli *cli);
+int rr_cli_finish_output(struct rr_cli *cli, int code);
+/* Under --json a failure is still one document: {"error": "..."} */
+void rr_cli_json_error(struct rr_cli *cli, const char *msg);
+
+int cmd_stats(int argc, char **argv, struct rr_cli *cli);
+
+#endif

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Error and warning messages, through one replaceable routine (git's error()). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "reclaim_replay/error.h"
+
+static void default_routine(const char *msg)
+{
+	fprintf(stderr, "reclaim-replay: %s\n", msg);
+}
+
+static void (*error_routine)(const char *msg) = default_routine;
+
+void rr_set_error_routine(void (*routine)(const char *msg))
+{
+	error_routine = routine ? routine : default_routine;
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	int n = snprintf(msg, sizeof(msg), "%s", prefix);
+
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	error_routine(msg);
+}
+
+int rr_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int rr_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void rr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build the model from the event array in one pass in time order: reclaim
+ * episodes per task, isolate->shrink batches, throttle sleeps; then give
+ * nodes to events that carry none, and index events per node and per task.
+ * The attribution rules are documented in docs/model.md ("Node attribution").
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reclaim_replay/model.h"
+
+/* What the pass remembers per task. */
+struct task_state {
+	uint32_t episode;	/* open direct/memcg/node episode */
+	uint32_t softlimit;	/* open softlimit episode (nested in another context) */
+	uint32_t kswapd;	/* open kswapd wake-to-sleep span */
+	uint32_t isolate;	/* pending lru_isolate event */
+	uint64_t prev_ts;
+	uint16_t prev_cpu;
+	uint8_t seen;
+};
+
+struct builder {
+	struct rr_model *m;
+	struct rr_trace *t;
+	struct task_state *ts;	/* per trace->tasks index */
+	uint64_t *loss_end;	/* per cpu: ts of the latest loss notice */
+	size_t cap_episodes, cap_batches, cap_throttles;
+};
+
+long rr_task_index(const struct rr_trace *t, uint32_t pid)
+{
+	size_t lo = 0, hi = t->nr_tasks;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->tasks[mid].pid == pid)
+			return (long)mid;
+		if (t->tasks[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+const char *rr_context_name(enum rr_context ctx)
+{
+	static const char *const names[RR_NR_CONTEXTS] = {
+		"direct", "memcg", "softlimit", "node", "kswapd", "other",
+	};
+	return ctx < RR_NR_CONTEXTS ? names[ctx] : "?";
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 256;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+static uint32_t new_episode(struct builder *b, const struct rr_event *ev, uint32_t ev_index,
+			    enum rr_context kind, uint64_t begin)
+{
+	struct rr_model *m = b->m;
+	struct rr_episode *ep;
+
+	if (grow((void **)&m->episodes, &b->cap_episodes, m->nr_episodes + 1, sizeof(*ep)))
+		return RR_NONE;
+	ep = &m->episodes[m->nr_episodes];
+	memset(ep, 0, sizeof(*ep));
+	ep->begin = begin;
+	ep->end = begin;
+	ep->pid = ev->pid;
+	ep->nid = RR_NID_NONE;
+	ep->kind = (uint8_t)kind;
+	ep->begin_event = ev_index;
+	ep->end_event = RR_NONE;
+	ep->first_batch = RR_NONE;
+	return m->nr_episodes++;
+}
+
+static enum rr_context begin_kind(uint8_t type)
+{
+	switch (type) {
+	case RR_EV_DIRECT_BEGIN: case RR_EV_DIRECT_END: return RR_CTX_DIRECT;
+	case RR_EV_MEMCG_BEGIN: case RR_EV_MEMCG_END: return RR_CTX_MEMCG;
+	case RR_EV_SOFTLIMIT_BEGIN: case RR_EV_SOFTLIMIT_END: return RR_CTX_SOFTLIMIT;
+	case RR_EV_NODE_BEGIN: case RR_EV_NODE_END: return RR_CTX_NODE;
+	default: return RR_CTX_OTHER;
+	}
+}
+
+/* Close a task's open episodes and pending batch because a loss may have
+ * eaten their ends: they must not be paired with later events. */
+static void cut_by_loss(struct builder *b, struct task_state *s)
+{
+	struct rr_model *m = b->m;
+	uint32_t *slots[] = { &s->episode, &s->softlimit, &s->kswapd };
+
+	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
+		if (*slots[i] == RR_NONE)
+			continue;
+		m->episodes[*slots[i]].flags |= RR_EPF_CUT_BY_LOSS;
+		m->episodes[*slots[i]].end = s->prev_ts;
+		*slots[i] = RR_NONE;
+		m->pairs_refused_across_loss++;
+	}
+	if (s->isolate != RR_NONE) {
+		s->isolate = RR_NONE;
+		m->pairs_refused_across_loss++;
+	}
+}
+
+static enum rr_context context_of(const struct builder *b, const struct task_state *s,
+				  const struct rr_task *task, uint32_t *episode)
+{
+	const struct rr_model *m = b->m;
+
+	*episode = RR_NONE;
+	if (s->softlimit != RR_NONE) {
+		*episode = s->softlimit;
+		return RR_CTX_SOFTLIMIT;
+	}
+	if (s->episode != RR_NONE) {
+		*episode = s->episode;
+		return (enum rr_context)m->episodes[s->episode].kind;
+	}
+	if (task && task->is_kswapd) {
+		*episode = s->kswapd;
+		return RR_CTX_KSWAPD;
+	}
+	return RR_CTX_OTHER;
+}
+
+static int add_batch(struct builder *b, struct task_state *s, const struct rr_task *task,
+		     uint32_t isolate, uint32_t shrink, int16_t nid)
+{
+	struct rr_model *m = b->m;
+	struct rr_batch *bat;
+	uint32_t episode;
+
+	if (grow((void **)&m->batches, &b->cap_batches, m->nr_batches + 1, sizeof(*bat)))
+		return -ENOMEM;
+	bat = &m->batches[m->nr_batches++];
+	memset(bat, 0, sizeof(*bat));
+	bat->isolate_event = isolate;
+	bat->shrink_event = shrink;
+	bat->nid = nid;
+	bat->context = (uint8_t)context_of(b, s, task, &episode);
+	bat->episode = episode;
+	if (shrink != RR_NONE && b->t->events[shrink].type == RR_EV_SHRINK_ACTIVE)
+		bat->flags |= RR_BATF_ACTIVE;
+	if (isolate != RR_NONE && nid != RR_NID_NONE)
+		b->t->events[isolate].nid = nid;
+	return 0;
+}
+
+static int on_throttle(struct builder *b, struct task_state *s, const struct rr_task *task,
+		       const struct rr_event *ev, uint32_t i)
+{
+	struct rr_model *m = b->m;
+	struct rr_throttle *th;
+	uint64_t delayed_ns = (uint64_t)ev->v[RR_V_THR_DELAYED] * 1000;
+
+	if (grow((void **)&m->throttles, &b->cap_throttles, m->nr_throttles + 1, sizeof(*th)))
+		return -ENOMEM;
+	th = &m->throttles[m->nr_throttles++];
+	memset(th, 0, sizeof(*th));
+	th->end = ev->ts;
+	th->start = ev->ts > delayed_ns ? ev->ts - delayed_ns : 0;
+	th->pid = ev->pid;
+	th->event = i;
+	th->usec_timeout = ev->v[RR_V_THR_TIMEOUT];
+	th->usec_delayed = ev->v[RR_V_THR_DELAYED];
+	th->nid = ev->nid;
+	if (ev->type == RR_EV_THROTTLED)
+		th->reason = ev->aux < RR_REASON_LEGACY_CONGESTION_WAIT ? (uint8_t)ev->aux : UINT8_MAX;
+	else if (ev->type == RR_EV_CONGESTION_WAIT)
+		th->reason = RR_REASON_LEGACY_CONGESTION_WAIT;
+	else
+		th->reason = RR_REASON_LEGACY_WAIT_IFF_CONGESTED;
+	th->context = (uint8_t)context_of(b, s, task, &th->episode);
+	if (th->episode != RR_NONE) {
+		m->episodes[th->episode].throttle_ns += delayed_ns;
+		m->episodes[th->episode].nr_throttles++;
+	}
+	return 0;
+}
+
+static void end_episode(struct builder *b, uint32_t *slot, const struct rr_event *ev, uint32_t i,
+			enum rr_context kind)
+{
+	struct rr_model *m = b->m;
+	struct rr_episode *ep;
+
+	if (*slot != RR_NONE && m->episodes[*slot].kind == kind) {
+		ep = &m->episodes[*slot];
+	} else {
+		/* An end whose begin predates the trace (or was cut by a loss):
+		 * an episode open at the start, kept out of the durations. */
+		uint32_t e = new_episode(b, ev, RR_NONE, kind, m->first_ts);
+
+		if (e == RR_NONE)
+			return;
+		ep = &m->episodes[e];
+		ep->flags |= RR_EPF_OPEN_AT_START;
+	}
+	ep->end = ev->ts;
+	ep->end_event = i;
+	if (kind != RR_CTX_KSWAPD)
+		ep->nr_reclaimed_end = ev->v[RR_V_NR_RECLAIMED_END];
+	*slot = RR_NONE;
+}
+
+static int step(struct builder *b, uint32_t i)
+{
+	struct rr_trace *t = b->t;
+	struct rr_model *m = b->m;
+	struct rr_event *ev = &t->events[i];
+	long ti;
+	struct task_state *s;
+	const struct rr_task *task;
+
+	if (ev->type == RR_EV_LOST) {
+		if (ev->cpu < b->m->nr_cpus)
+			b->loss_end[ev->cpu] = ev->ts;
+		return 0;
+	}
+	ti = rr_task_index(t, ev->pid);
+	if (ti < 0)
+		return 0;
+	s = &b->ts[ti];
+	task = &t->tasks[ti];
+	if (s->seen && (b->loss_end[s->prev_cpu] > s->prev_ts ||
+			b->loss_end[ev->cpu] > s->prev_ts))
+		cut_by_loss(b, s);
+
+	if (task->is_kswapd && !s->seen && ev->type != RR_EV_KSWAPD_WAKE &&
+	    ev->type != RR_EV_KSWAPD_SLEEP && ev->type != RR_EV_COUNTERS &&
+	    ev->type != RR_EV_MARKER && ev->type != RR_EV_META) {
+		/* kswapd already busy when the recording started */
+		s->kswapd = new_episode(b, ev, RR_NONE, RR_CTX_KSWAPD, m->first_ts);
+		if (s->kswapd == RR_NONE)
+			return -ENOMEM;
+		m->episodes[s->kswapd].flags |= RR_EPF_OPEN_AT_START;
+		m->episodes[s->kswapd].nid = task->kswapd_nid;
+	}
+	s->seen = 1;
+	s->prev_ts = ev->ts;
+	s->prev_cpu = ev->cpu;
+
+	switch (ev->type) {
+	case RR_EV_DIRECT_BEGIN:
+	case RR_EV_MEMCG_BEGIN:
+	case RR_EV_NODE_BEGIN:
+		if (s->episode != RR_NONE) {
+			/* the previous end was never seen */
+			m->episodes[s->episode].flags |= RR_EPF_OPEN_AT_END;
+		}
+		s->episode = new_episode(b, ev, i, begin_kind(ev->type), ev->ts);
+		if (s->episode == RR_NONE)
+			return -ENOMEM;
+		m->episodes[s->episode].order = (uint16_t)ev->v[RR_V_ORDER];
+		m->episodes[s->episode].gfp = ev->v[RR_V_GFP];
+		if (ev->type == RR_EV_NODE_BEGIN)
+			m->episodes[s->episode].nid = ev->nid;
+		break;
+	case RR_EV_SOFTLIMIT_BEGIN:
+		s->softlimit = new_episode(b, ev, i, RR_CTX_SOFTLIMIT, ev->ts);
+		if (s->softlimit == RR_NONE)
+			return -ENOMEM;
+		break;
+	case RR_EV_DIRECT_END:
+	case RR_EV_MEMCG_END:
+	case RR_EV_NODE_END:
+		end_episode(b, &s->episode, ev, i, begin_kind(ev->type));
+		break;
+	case RR_EV_SOFTLIMIT_END:
+		end_episode(b, &s->softlimit, ev, i, RR_CTX_SOFTLIMIT);
+		break;
+	case RR_EV_KSWAPD_WAKE:
+		if (task->is_kswapd && s->kswapd == RR_NONE) {
+			s->kswapd = new_episode(b, ev, i, RR_CTX_KSWAPD, ev->ts);
+			if (s->kswapd == RR_NONE)
+				return -ENOMEM;
+			m->episodes[s->kswapd].nid = task->kswapd_nid != RR_NID_NONE ?
+				task->kswapd_nid : ev->nid;
+		}
+		break;
+	case RR_EV_KSWAPD_SLEEP:
+		if (task->is_kswapd && s->kswapd != RR_NONE)
+			end_episode(b, &s->kswapd, ev, i, RR_CTX_KSWAPD);
+		break;
+	case RR_EV_LRU_ISOLATE:
+		if (s->isolate != RR_NONE) {
+			m->isolates_without_shrink++;
+			if (add_batch(b, s, task, s->isolate, RR_NONE, RR_NID_NONE))
+				return -ENOMEM;
+		}
+		s->isolate = i;
+		break;
+	case RR_EV_SHRINK_INACTIVE:
+	case RR_EV_SHRINK_ACTIVE:
+		if (s->isolate == RR_NONE)
+			m->batches_without_isolate++;
+		if (add_batch(b, s, task, s->isolate, i, ev->nid))
+			return -ENOMEM;
+		s->isolate = RR_NONE;
+		break;
+	case RR_EV_THROTTLED:
+	case RR_EV_CONGESTION_WAIT:
+	case RR_EV_WAIT_IFF_CONGESTED:
+		if (on_throttle(b, s, task, ev, i))
+			return -ENOMEM;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Close what the trace left open at its end. */
+static int finish_open(struct builder *b)
+{
+	struct rr_model *m = b->m;
+
+	for (size_t ti = 0; ti < b->t->nr_tasks; ti++) {
+		struct task_state *s = &b->ts[ti];
+		uint32_t *slots[] = { &s->episode, &s->softlimit, &s->kswapd };
+
+		for (size_t k = 0; k < 3; k++) {
+			if (*slots[k] == RR_NONE)
+				continue;
+			m->episodes[*slots[k]].flags |= RR_EPF_OPEN_AT_END;
+			m->episodes[*slots[k]].end = m->last_ts;
+		}
+		if (s->isolate != RR_NONE) {
+			m->isolates_without_shrink++;
+			if (add_batch(b, s, &b->t->tasks[ti], s->isolate, RR_NONE, RR_NID_NONE))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int build_csr(struct rr_index *ix, uint32_t nr_keys, uint32_t n,
+		     uint32_t (*key_of)(const void *ctx, uint32_t item), const void *ctx)
+{
+	ix->nr_keys = nr_keys;
+	ix->off = calloc((size_t)nr_keys + 1, sizeof(*ix->off));
+	ix->idx = malloc((size_t)(n ? n : 1) * sizeof(*ix->idx));
+	if (!ix->off || !ix->idx)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = key_of(ctx, i);
+
+		if (k < nr_keys)
+			ix->off[k + 1]++;
+	}
+	for (uint32_t k = 0; k < nr_keys; k++)
+		ix->off[k + 1] += ix->off[k];
+	{
+		uint32_t *fill = malloc((size_t)nr_keys * sizeof(*fill) + 1);
+
+		if (!fill)
+			return -ENOMEM;
+		memcpy(fill, ix->off, (size_t)nr_keys * sizeof(*fill));
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t k = key_of(ctx, i);
+
+			if (k < nr_keys)
+				ix->idx[fill[k]++] = i;
+		}
+		free(fill);
+	}
+	return 0;
+}
+
+static uint32_t node_key(const void *ctx, uint32_t i)
+{
+	const struct rr_trace *t = ctx;
+	int16_t nid = t->events[i].nid;
+
+	return nid == RR_NID_NONE ? (uint32_t)t->nr_nodes : (uint32_t)nid;
+}
+
+static uint32_t task_key(const void *ctx, uint32_t i)
+{
+	const struct rr_trace *t = ctx;
+	long ti = rr_task_index(t, t->events[i].pid);
+
+	return ti < 0 ? (uint32_t)t->nr_tasks : (uint32_t)ti;
+}
+
+static uint32_t episode_key(const void *ctx, uint32_t i)
+{
+	const struct rr_model *m = ctx;
+
+	return m->batches[i].episode;
+}
+
+/* kswapdN runs on node N's cpus: learn cpu -> node from where it ran. */
+static int learn_cpu_nodes(struct rr_model *m)
+{
+	const struct rr_trace *t = m->trace;
+	uint32_t *votes;
+	int nodes = t->nr_nodes;
+
+	m->nr_cpus = t->nr_cpus > 0 ? t->nr_cpus : 1;
+	m->cpu_node = malloc((size_t)m->nr_cpus * sizeof(*m->cpu_node));
+	votes = calloc((size_t)m->nr_cpus * (size_t)nodes, sizeof(*votes));
+	if (!m->cpu_node || !votes) {
+		free(votes);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->nr_events; i++) {
+		const struct rr_event *ev = &t->events[i];
+		long ti;
+
+		if (ev->cpu >= m->nr_cpus || ev->type == RR_EV_LOST)
+			continue;
+		ti = rr_task_index(t, ev->pid);
+		if (ti >= 0 && t->tasks[ti].is_kswapd && t->tasks[ti].kswapd_nid < nodes)
+			votes[(size_t)ev->cpu * (size_t)nodes + (size_t)t->tasks[ti].kswapd_nid]++;
+	}
+	for (int c = 0; c < m->nr_cpus; c++) {
+		uint32_t best = 0;
+
+		m->cpu_node[c] = RR_NID_NONE;
+		for (int n = 0; n < nodes; n++) {
+			if (votes[(size_t)c * (size_t)nodes + (size_t)n] > best) {
+				best = votes[(size_t)c * (size_t)nodes + (size_t)n];
+				m->cpu_node[c] = (int16_t)n;
+			}
+		}
+	}
+	free(votes);
+	return 0;
+}
+
+/* An episode's node is the node where its batches scanned most pages. */
+static int attribute_episodes(struct rr_model *m, struct rr_trace *t)
+{
+	uint64_t scanned[RR_MAX_NODES];
+	int16_t *throttle_nid = malloc(((size_t)m->nr_episodes + 1) * sizeof(*throttle_nid));
+
+	if (!throttle_nid)
+		return -ENOMEM;
+	for (uint32_t e = 0; e < m->nr_episodes; e++)
+		throttle_nid[e] = RR_NID_NONE;
+	for (uint32_t k = 0; k < m->nr_throttles; k++) {
+		const struct rr_throttle *th = &m->throttles[k];
+
+		if (th->episode != RR_NONE && throttle_nid[th->episode] == RR_NID_NONE)
+			throttle_nid[th->episode] = th->nid;
+	}
+
+	for (uint32_t e = 0; e < m->nr_episodes; e++) {
+		struct rr_episode *ep = &m->episodes[e];
+		uint32_t lo = m->batches_by_episode.off[e], hi = m->batches_by_episode.off[e + 1];
+		int best = -1;
+
+		ep->first_batch = hi > lo ? m->batches_by_episode.idx[lo] : RR_NONE;
+		ep->nr_batches = hi - lo;
+		if (ep->nid != RR_NID_NONE)
+			goto write_back;
+		memset(scanned, 0, sizeof(scanned));
+		for (uint32_t k = lo; k < hi; k++) {
+			const struct rr_batch *bat = &m->batches[m->batches_by_episode.idx[k]];
+
+			if (bat->nid != RR_NID_NONE && bat->shrink_event != RR_NONE)
+				scanned[bat->nid] += (uint64_t)t->events[bat->shrink_event].v[0] + 1;
+		}
+		for (int n = 0; n < t->nr_nodes && n < RR_MAX_NODES; n++)
+			if (scanned[n] && (best < 0 || scanned[n] > scanned[best]))
+				best = n;
+		if (best >= 0) {
+			ep->nid = (int16_t)best;
+			goto write_back;
+		}
+		/* No batch: a throttle inside it names the node. */
+		if (throttle_nid[e] != RR_NID_NONE) {
+			ep->nid = throttle_nid[e];
+			goto write_back;
+		}
+		{
+			uint32_t ev_i = ep->begin_event != RR_NONE ? ep->begin_event : ep->end_event;
+			int cpu = ev_i != RR_NONE ? t->events[ev_i].cpu : -1;
+
+			if (cpu >= 0 && cpu < m->nr_cpus && m->cpu_node[cpu] != RR_NID_NONE) {
+				ep->nid = m->cpu_node[cpu];
+				ep->flags |= RR_EPF_NID_FROM_CPU;
+				m->episodes_nid_from_cpu++;
+			} else {
+				ep->nid = 0;
+				ep->flags |= RR_EPF_NID_UNKNOWN;
+				m->episodes_nid_unknown++;
+			}
+		}
+write_back:
+		if (ep->begin_event != RR_NONE)
+			t->events[ep->begin_event].nid = ep->nid;
+		if (ep->end_event != RR_NONE)
+			t->events[ep->end_event].nid = ep->nid;
+		if (ep->flags & RR_EPF_CUT_BY_LOSS)
+			m->episodes_cut_by_loss++;
+	}
+	/* Legacy waits carry no nid: they take their episode's node. */
+	for (uint32_t k = 0; k < m->nr_throttles; k++) {
+		struct rr_throttle *th = &m->throttles[k];
+
+		if (th->nid != RR_NID_NONE)
+			continue;
+		if (th->episode != RR_NONE)
+			th->nid = m->episodes[th->episode].nid;
+		else {
+			int cpu = t->events[th->event].cpu;
+
+			th->nid = cpu < m->nr_cpus && m->cpu_node[cpu] != RR_NID_NONE ?
+				m->cpu_node[cpu] : 0;
+		}
+		t->events[th->event].nid = th->nid;
+	}
+	free(throttle_nid);
+	return 0;
+}
+
+int rr_model_build(struct rr_trace *t, struct rr_model **out)
+{
+	struct builder b = { 0 };
+	struct rr_model *m;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->trace = t;
+	if (t->nr_events) {
+		m->first_ts = t->events[0].ts;
+		m->last_ts = t->events[t->nr_events - 1].ts;
+	}
+	if (learn_cpu_nodes(m))
+		goto fail;
+	b.m = m;
+	b.t = t;
+	b.ts = calloc(t->nr_tasks ? t->nr_tasks : 1, sizeof(*b.ts));
+	b.loss_end = calloc((size_t)m->nr_cpus, sizeof(*b.loss_end));
+	if (!b.ts || !b.loss_end)
+		goto fail;
+	for (size_t i = 0; i < t->nr_tasks; i++) {
+		b.ts[i].episode = b.ts[i].softlimit = b.ts[i].kswapd = RR_NONE;
+		b.ts[i].isolate = RR_NONE;
+	}
+	for (size_t i = 0; i < t->nr_events; i++)
+		if (step(&b, (uint32_t)i))
+			goto fail;
+	if (finish_open(&b))
+		goto fail;
+	if (build_csr(&m->batches_by_episode, m->nr_episodes, m->nr_batches, episode_key, m))
+		goto fail;
+	if (attribute_episodes(m, t))
+		goto fail;
+	if (build_csr(&m->by_node, (uint32_t)t->nr_nodes + 1, (uint32_t)t->nr_events, node_key, t) ||
+	    build_csr(&m->by_task, (uint32_t)t->nr_tasks + 1, (uint32_t)t->nr_events, task_key, t))
+		goto fail;
+	ret = 0;
+	*out = m;
+fail:
+	free(b.ts);
+	free(b.loss_end);
+	if (ret)
+		rr_model_free(m);
+	return ret;
+}
+
+static void free_index(struct rr_index *ix)
+{
+	free(ix->off);
+	free(ix->idx);
+}
+
+void rr_model_free(struct rr_model *m)
+{
+	if (!m)
+		return;
+	free(m->episodes);
+	free(m->batches);
+	free(m->throttles);
+	free_index(&m->by_node);
+	free_index(&m->by_task);
+	free_index(&m->batches_by_episode);
+	free(m->cpu_node);
+	free(m);
+}

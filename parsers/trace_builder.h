@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one path by which readers add to an rr_trace: events, event-name
+ * counts, tasks, lost-event notices, marker lines (counter samples, rr-meta)
+ * and, at the end, sorting and node attribution from pfn ranges.
+ * Both the trace.dat and the text reader go through here, so the two decode
+ * a recording into identical models.
+ */
+#ifndef RR_PARSERS_TRACE_BUILDER_H
+#define RR_PARSERS_TRACE_BUILDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reclaim_replay/event.h"
+#include "event_table.h"
+
+/* Per-task and per-cpu bookkeeping the builder keeps while reading. */
+struct rr_builder {
+	struct rr_trace *trace;
+	uint32_t *pid_slots;	/* open-addressing set of pids with a task entry */
+	size_t pid_cap;
+	uint8_t *cpu_after_loss; /* per cpu: next event follows a loss */
+	int cpu_cap;
+	uint64_t last_ts;
+	int unsorted;
+};
+
+int rr_builder_init(struct rr_builder *b, struct rr_trace *trace);
+void rr_builder_release(struct rr_builder *b);
+
+/*
+ * Count one record of event @name. Returns the index in trace->names (stable
+ * for the whole read, so readers may cache it per event id), or -1 on OOM.
+ * @used: 1 when the model decodes the event.
+ */
+long rr_builder_name_index(struct rr_builder *b, const char *name, int used);
+static inline void rr_builder_count(struct rr_builder *b, long name_index)
+{
+	b->trace->names[name_index].count++;
+	b->trace->records_read++;
+}
+
+/* Note that @event lacks optional @field (once per event type, not per record). */
+int rr_builder_missing_field(struct rr_builder *b, const char *event, const char *field);
+
+/* A new zeroed event; NULL on OOM. The caller fills the payload. */
+struct rr_event *rr_builder_push(struct rr_builder *b, uint64_t ts, uint32_t pid, int cpu,
+				 enum rr_event_type type);
+
+/* Store one decoded numeric field into @ev per the table's mapping. */
+void rr_builder_apply_field(struct rr_event *ev, const struct rr_field_map *f, uint64_t value);
+
+/* Remember @pid's command name if not known yet. */
+int rr_builder_task(struct rr_builder *b, uint32_t pid, const char *comm);
+int rr_builder_task_known(const struct rr_builder *b, uint32_t pid);
+
+/* @count events were lost on @cpu just before @ts (count 0: unknown). */
+int rr_builder_lost(struct rr_builder *b, int cpu, uint64_t ts, uint64_t count);
+
+/*
+ * A trace_marker (ftrace:print) line: rr-meta and rr-counters lines are
+ * decoded, others become RR_EV_MARKER. Trailing newlines are ignored.
+ */
+int rr_builder_print(struct rr_builder *b, uint64_t ts, uint32_t pid, int cpu,
+		     const char *text, size_t len);
+
+/* Sort by time if needed, attribute pfns to nodes, sort tasks. */
+int rr_builder_finish(struct rr_builder *b);
+
+#endif

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.dat reader: libtracecmd opens the file (versions 6 and 7, compressed
+ * or not) and merges every cpu of the top buffer and of every buffer
+ * instance in time order; libtraceevent describes each event's fields, which
+ * are looked up by name once per event type and then read per record.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "parser.h"
+#include "trace_builder.h"
+#include "reclaim_replay/error.h"
+
+/* What we learnt about one event id, filled on its first record. */
+struct type_info {
+	uint8_t ready;
+	uint8_t is_print;
+	uint8_t undecodable;	/* a required field is absent from the format */
+	long name_index;
+	const struct rr_event_desc *desc;
+	struct tep_format_field *fields[RR_MAX_FIELDS];
+	struct tep_format_field *buf;	/* ftrace:print text */
+};
+
+struct tracedat_reader {
+	struct rr_builder builder;
+	struct tep_handle *tep;
+	struct type_info *types;
+	int max_id;
+	int error;
+};
+
+static int type_table_init(struct tracedat_reader *r)
+{
+	int n = tep_get_events_count(r->tep);
+
+	r->max_id = 0;
+	for (int i = 0; i < n; i++) {
+		struct tep_event *e = tep_get_event(r->tep, i);
+
+		if (e && e->id > r->max_id)
+			r->max_id = e->id;
+	}
+	r->types = calloc((size_t)r->max_id + 1, sizeof(*r->types));
+	return r->types ? 0 : -ENOMEM;
+}
+
+static int learn_type(struct tracedat_reader *r, struct type_info *ti, struct tep_event *e)
+{
+	const struct rr_event_desc *d = rr_event_desc_find(e->system, e->name);
+
+	ti->ready = 1;
+	ti->desc = d;
+	ti->is_print = rr_is_print_event(e->system, e->name);
+	ti->name_index = rr_builder_name_index(&r->builder, e->name, d || ti->is_print);
+	if (ti->name_index < 0)
+		return -ENOMEM;
+	if (ti->is_print)
+		ti->buf = tep_find_field(e, "buf");
+	if (!d)
+		return 0;
+	for (int i = 0; i < d->nr_fields; i++) {
+		ti->fields[i] = tep_find_field(e, d->fields[i].name);
+		if (ti->fields[i])
+			continue;
+		if (d->fields[i].required)
+			ti->undecodable = 1;
+		/* Say once, at the end, which fields this kernel's format lacks. */
+		if (rr_builder_missing_field(&r->builder, e->name, d->fields[i].name))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static uint64_t field_number(struct tep_format_field *f, void *data, int size, int *ok)
+{
+	unsigned long long val;
+
+	if ((unsigned)f->offset + (unsigned)f->size > (unsigned)size ||
+	    tep_read_number_field(f, data, &val)) {
+		*ok = 0;
+		return 0;
+	}
+	/* tep_read_number_field zero-extends; the model wants signed ints
+	 * (nid == -1) to stay negative. */
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		unsigned bits = (unsigned)f->size * 8;
+		unsigned long long sign = 1ULL << (bits - 1);
+
+		val = (val ^ sign) - sign;
+	}
+	return val;
+}
+
+static void decode_fields(struct type_info *ti, struct tep_record *rec, struct rr_event *ev,
+			  struct rr_trace *t)
+{
+	const struct rr_event_desc *d = ti->desc;
+	int ok = 1;
+
+	for (int i = 0; i < d->nr_fields; i++) {
+		struct tep_format_field *f = ti->fields[i];
+		const struct rr_field_map *m = &d->fields[i];
+		uint64_t val;
+
+		if (!f) {
+			ev->flags |= RR_EVF_FIELD_MISSING;
+			continue;
+		}
+		if (m->conv == RR_CONV_RWBS) {
+			const char *s = (const char *)rec->data + f->offset;
+
+			if ((unsigned)f->offset + (unsigned)f->size > (unsigned)rec->size) {
+				ok = 0;
+				continue;
+			}
+			val = (uint64_t)rr_rwbs_op(s, strnlen(s, (size_t)f->size));
+		} else {
+			val = field_number(f, rec->data, rec->size, &ok);
+		}
+		rr_builder_apply_field(ev, m, val);
+	}
+	if (!ok)
+		t->records_undecodable++;
+}
+
+static void read_print(struct tracedat_reader *r, struct type_info *ti, struct tep_record *rec,
+		       uint32_t pid)
+{
+	const char *text;
+	int len;
+
+	if (!ti->buf || ti->buf->offset >= rec->size) {
+		r->builder.trace->records_undecodable++;
+		return;
+	}
+	text = (const char *)rec->data + ti->buf->offset;
+	len = rec->size - ti->buf->offset;
+	if (rr_builder_print(&r->builder, rec->ts, pid, rec->cpu, text,
+			     strnlen(text, (size_t)len)))
+		r->error = -ENOMEM;
+}
+
+static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+{
+	struct tracedat_reader *r = data;
+	struct rr_trace *t = r->builder.trace;
+	struct type_info *ti;
+	struct rr_event *ev;
+	int id = tep_data_type(r->tep, rec);
+	uint32_t pid;
+
+	(void)handle;
+	(void)cpu;
+	if (id < 0 || id > r->max_id) {
+		t->records_read++;
+		t->records_undecodable++;
+		return 0;
+	}
+	ti = &r->types[id];
+	if (!ti->ready) {
+		struct tep_event *e = tep_find_event(r->tep, id);
+
+		if (!e) {
+			t->records_read++;
+			t->records_undecodable++;
+			return 0;
+		}
+		if (learn_type(r, ti, e)) {
+			r->error = -ENOMEM;
+			return 1;
+		}
+	}
+	rr_builder_count(&r->builder, ti->name_index);
+	if (!ti->desc && !ti->is_print) {
+		t->records_ignored++;
+		return 0;
+	}
+	pid = (uint32_t)tep_data_pid(r->tep, rec);
+	if (!rr_builder_task_known(&r->builder, pid) &&
+	    rr_builder_task(&r->builder, pid, tep_data_comm_from_pid(r->tep, (int)pid))) {
+		r->error = -ENOMEM;
+		return 1;
+	}
+	if (ti->is_print) {
+		read_print(r, ti, rec, pid);
+		return r->error ? 1 : 0;
+	}
+	if (ti->undecodable) {
+		t->records_undecodable++;
+		return 0;
+	}
+	ev = rr_builder_push(&r->builder, rec->ts, pid, rec->cpu, ti->desc->type);
+	if (!ev) {
+		r->error = -ENOMEM;
+		return 1;
+	}
+	decode_fields(ti, rec, ev, t);
+	return 0;
+}
+
+static int on_missed(struct tracecmd_input *handle, struct tep_event *event,
+		     struct tep_record *rec, int cpu, void *data)
+{
+	struct tracedat_reader *r = data;
+	/* missed_events < 0: the page only says "some were lost" */
+	uint64_t count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
+
+	(void)handle;
+	(void)event;
+	if (rr_builder_lost(&r->builder, cpu, rec->ts, count)) {
+		r->error = -ENOMEM;
+		return 1;
+	}
+	return 0;
+}
+
+static int probe(const unsigned char *head, size_t len)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
+}
+
+static int open_handles(const char *path, struct tracecmd_input ***out, int *nr)
+{
+	struct tracecmd_input *top, **handles;
+	int n;
+
+	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!top)
+		return -1;
+	n = tracecmd_buffer_instances(top);
+	if (n < 0)
+		n = 0;
+	handles = calloc((size_t)n + 1, sizeof(*handles));
+	if (!handles) {
+		tracecmd_close(top);
+		return -ENOMEM;
+	}
+	handles[0] = top;
+	*nr = 1;
+	for (int i = 0; i < n; i++) {
+		struct tracecmd_input *h = tracecmd_buffer_instance_handle(top, i);
+
+		/* An instance the library cannot open is reported, not hidden. */
+		if (!h) {
+			rr_warn("'%s': cannot open buffer instance '%s'; its events are not read",
+				path, tracecmd_buffer_instance_name(top, i));
+			continue;
+		}
+		handles[(*nr)++] = h;
+	}
+	*out = handles;
+	return 0;
+}
+
+static void close_handles(struct tracecmd_input **handles, int nr)
+{
+	/* Instances first: they borrow the top handle's file. */
+	for (int i = nr - 1; i >= 0; i--)
+		tracecmd_close(handles[i]);
+	free(handles);
+}
+
+static char *describe_format(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char head[32];
+	size_t n = 0;
+	char *s = NULL;
+
+	if (f) {
+		n = fread(head, 1, sizeof(head), f);
+		fclose(f);
+	}
+	/* magic(3) "tracing"(7) version string "6\0" or "7\0" */
+	if (n > 11 && (head[10] == '6' || head[10] == '7')) {
+		if (asprintf(&s, "trace.dat v%c", head[10]) < 0)
+			s = NULL;
+	}
+	return s ? s : strdup("trace.dat");
+}
+
+static int parse(const char *path, struct rr_trace *t)
+{
+	struct tracedat_reader r = { 0 };
+	struct tracecmd_input **handles = NULL;
+	int nr = 0, ret;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	ret = open_handles(path, &handles, &nr);
+	if (ret == -ENOMEM)
+		return rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", path);
+	if (ret)
+		return rr_fail(RR_EXIT_BAD_INPUT,
+			       "'%s': not a readable trace.dat (corrupt or truncated header)", path);
+
+	t->format = describe_format(path);
+	r.tep = tracecmd_get_tep(handles[0]);
+	if (!t->page_size)
+		t->page_size = tep_get_page_size(r.tep);
+	ret = rr_builder_init(&r.builder, t);
+	if (!ret)
+		ret = type_table_init(&r);
+	if (ret) {
+		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", path);
+		goto out;
+	}
+	for (int i = 0; i < nr; i++)
+		tracecmd_follow_missed_events(handles[i], on_missed, &r);
+	if (tep_get_cpus(r.tep) > t->nr_cpus)
+		t->nr_cpus = tep_get_cpus(r.tep);
+
+	ret = tracecmd_iterate_events_multi(handles, nr, on_record, &r);
+	if (r.error) {
+		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory after %llu records", path,
+			       (unsigned long long)t->records_read);
+		goto out;
+	}
+	if (ret < 0) {
+		ret = rr_fail(RR_EXIT_BAD_INPUT, "'%s': cannot read the event data after %llu records (corrupt file)",
+			       path, (unsigned long long)t->records_read);
+		goto out;
+	}
+	if (rr_builder_finish(&r.builder)) {
+		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	rr_builder_release(&r.builder);
+	free(r.types);
+	close_handles(handles, nr);
+	return ret;
+}
+
+const struct rr_parser rr_tracedat_parser = {
+	.name = "trace.dat",
+	.probe = probe,
+	.parse = parse,
+};
