@@ -551,10 +551,12 @@ int rr_model_build(struct rr_trace *t, struct rr_model **out)
 	if (!m)
 		return -ENOMEM;
 	m->trace = t;
-	if (t->nr_events) {
+	m->first_ts = t->first_record_ts;
+	m->last_ts = t->last_record_ts;
+	if (t->nr_events && t->events[0].ts < m->first_ts)
 		m->first_ts = t->events[0].ts;
+	if (t->nr_events && t->events[t->nr_events - 1].ts > m->last_ts)
 		m->last_ts = t->events[t->nr_events - 1].ts;
-	}
 	if (learn_cpu_nodes(m))
 		goto fail;
 	b.m = m;

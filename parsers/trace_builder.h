@@ -35,10 +35,17 @@ void rr_builder_release(struct rr_builder *b);
  * @used: 1 when the model decodes the event.
  */
 long rr_builder_name_index(struct rr_builder *b, const char *name, int used);
-static inline void rr_builder_count(struct rr_builder *b, long name_index)
+static inline void rr_builder_count(struct rr_builder *b, long name_index, uint64_t ts)
 {
-	b->trace->names[name_index].count++;
-	b->trace->records_read++;
+	struct rr_trace *t = b->trace;
+
+	t->names[name_index].count++;
+	/* The span covers every record, modelled or not: open episodes and
+	 * kswapd spans run to the trace's real edges. */
+	if (!t->records_read++ || ts < t->first_record_ts)
+		t->first_record_ts = ts;
+	if (ts > t->last_record_ts)
+		t->last_record_ts = ts;
 }
 
 /* Note that @event lacks optional @field (once per event type, not per record). */

@@ -6,6 +6,8 @@
  * are looked up by name once per event type and then read per record.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,7 +177,7 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 			return 1;
 		}
 	}
-	rr_builder_count(&r->builder, ti->name_index);
+	rr_builder_count(&r->builder, ti->name_index, rec->ts);
 	if (!ti->desc && !ti->is_print) {
 		t->records_ignored++;
 		return 0;
@@ -226,14 +228,64 @@ static int probe(const unsigned char *head, size_t len)
 	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
 }
 
+/*
+ * libtracecmd prints its own diagnostics on stderr even at TEP_LOG_NONE;
+ * the user gets our one-line message instead, so mute fd 2 while it parses
+ * the headers.
+ */
+static int mute_stderr(void)
+{
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (saved >= 0 && null >= 0) {
+		fflush(stderr);
+		dup2(null, STDERR_FILENO);
+	}
+	if (null >= 0)
+		close(null);
+	return saved;
+}
+
+static void unmute_stderr(int saved)
+{
+	if (saved < 0)
+		return;
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
+/* 0; -EBADMSG: headers unreadable; -ERANGE: cpu data past end of file. */
+static int open_top(const char *path, struct tracecmd_input **out)
+{
+	int saved = mute_stderr(), ret = 0;
+	struct tracecmd_input *top;
+
+	top = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!top) {
+		ret = -EBADMSG;
+	} else if (tracecmd_init_data(top) < 0) {
+		/*
+		 * libtracecmd 1.3 crashes in tracecmd_close() on a handle
+		 * whose data failed to initialize (as tracecmd_open() does on
+		 * a truncated v6 file), so this handle is deliberately not
+		 * closed: a small leak beats a crash on bad input.
+		 */
+		ret = -ERANGE;
+		top = NULL;
+	}
+	unmute_stderr(saved);
+	*out = top;
+	return ret;
+}
+
 static int open_handles(const char *path, struct tracecmd_input ***out, int *nr)
 {
 	struct tracecmd_input *top, **handles;
-	int n;
+	int n, ret;
 
-	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!top)
-		return -1;
+	ret = open_top(path, &top);
+	if (ret)
+		return ret;
 	n = tracecmd_buffer_instances(top);
 	if (n < 0)
 		n = 0;
@@ -297,6 +349,10 @@ static int parse(const char *path, struct rr_trace *t)
 	ret = open_handles(path, &handles, &nr);
 	if (ret == -ENOMEM)
 		return rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", path);
+	if (ret == -ERANGE)
+		return rr_fail(RR_EXIT_BAD_INPUT,
+			       "'%s': truncated or corrupt trace.dat: its event data runs past the "
+			       "end of the file", path);
 	if (ret)
 		return rr_fail(RR_EXIT_BAD_INPUT,
 			       "'%s': not a readable trace.dat (corrupt or truncated header)", path);

@@ -205,6 +205,7 @@ struct rr_trace {
 	size_t nr_tasks, cap_tasks;
 
 	uint64_t records_read;		/* every record the reader saw */
+	uint64_t first_record_ts, last_record_ts;	/* over every record read */
 	uint64_t records_used;		/* became an rr_event */
 	uint64_t records_ignored;	/* counted by name, not modelled */
 	uint64_t records_undecodable;	/* known event whose payload could not be read */
