@@ -32,18 +32,9 @@ struct builder {
 
 long rr_task_index(const struct rr_trace *t, uint32_t pid)
 {
-	size_t lo = 0, hi = t->nr_tasks;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (t->tasks[mid].pid == pid)
-			return (long)mid;
-		if (t->tasks[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	for (size_t i = 0; i < t->nr_tasks; i++)
+		if (t->tasks[i].pid == pid)
+			return (long)i;
 	return -1;
 }
 
@@ -85,7 +76,7 @@ static uint32_t new_episode(struct builder *b, const struct rr_event *ev, uint32
 	memset(ep, 0, sizeof(*ep));
 	ep->begin = begin;
 	ep->end = begin;
-	ep->pid = ev->pid;
+	ep->task = ev->task;
 	ep->nid = RR_NID_NONE;
 	ep->kind = (uint8_t)kind;
 	ep->begin_event = ev_index;
@@ -183,7 +174,7 @@ static int on_throttle(struct builder *b, struct task_state *s, const struct rr_
 	memset(th, 0, sizeof(*th));
 	th->end = ev->ts;
 	th->start = ev->ts > delayed_ns ? ev->ts - delayed_ns : 0;
-	th->pid = ev->pid;
+	th->task = ev->task;
 	th->event = i;
 	th->usec_timeout = ev->v[RR_V_THR_TIMEOUT];
 	th->usec_delayed = ev->v[RR_V_THR_DELAYED];
@@ -232,7 +223,7 @@ static int step(struct builder *b, uint32_t i)
 	struct rr_trace *t = b->t;
 	struct rr_model *m = b->m;
 	struct rr_event *ev = &t->events[i];
-	long ti;
+	uint32_t ti;
 	struct task_state *s;
 	const struct rr_task *task;
 
@@ -241,9 +232,9 @@ static int step(struct builder *b, uint32_t i)
 			b->loss_end[ev->cpu] = ev->ts;
 		return 0;
 	}
-	ti = rr_task_index(t, ev->pid);
-	if (ti < 0)
+	if (ev->task == RR_NO_TASK)
 		return 0;
+	ti = ev->task;
 	s = &b->ts[ti];
 	task = &t->tasks[ti];
 	if (s->seen && (b->loss_end[s->prev_cpu] > s->prev_ts ||
@@ -402,9 +393,9 @@ static uint32_t node_key(const void *ctx, uint32_t i)
 static uint32_t task_key(const void *ctx, uint32_t i)
 {
 	const struct rr_trace *t = ctx;
-	long ti = rr_task_index(t, t->events[i].pid);
+	uint32_t ti = t->events[i].task;
 
-	return ti < 0 ? (uint32_t)t->nr_tasks : (uint32_t)ti;
+	return ti == RR_NO_TASK ? (uint32_t)t->nr_tasks : ti;
 }
 
 static uint32_t episode_key(const void *ctx, uint32_t i)
@@ -430,12 +421,11 @@ static int learn_cpu_nodes(struct rr_model *m)
 	}
 	for (size_t i = 0; i < t->nr_events; i++) {
 		const struct rr_event *ev = &t->events[i];
-		long ti;
+		uint32_t ti = ev->task;
 
-		if (ev->cpu >= m->nr_cpus || ev->type == RR_EV_LOST)
+		if (ev->cpu >= m->nr_cpus || ti == RR_NO_TASK)
 			continue;
-		ti = rr_task_index(t, ev->pid);
-		if (ti >= 0 && t->tasks[ti].is_kswapd && t->tasks[ti].kswapd_nid < nodes)
+		if (t->tasks[ti].is_kswapd && t->tasks[ti].kswapd_nid < nodes)
 			votes[(size_t)ev->cpu * (size_t)nodes + (size_t)t->tasks[ti].kswapd_nid]++;
 	}
 	for (int c = 0; c < m->nr_cpus; c++) {

@@ -192,13 +192,13 @@ static int isolation_and_misc(const struct rr_model *m, struct rr_stats *s)
 		const struct rr_event *ev = &t->events[i];
 		struct rr_node_stats *ns = ev->nid >= 0 && ev->nid < s->nr_nodes ?
 			&s->nodes[ev->nid] : NULL;
-		long ti;
+		uint32_t ti;
 		int anon;
 
 		switch (ev->type) {
 		case RR_EV_LRU_ISOLATE:
-			ti = rr_task_index(t, ev->pid);
-			if (!ns || ti < 0)
+			ti = ev->task;
+			if (!ns || ti == RR_NO_TASK)
 				break;
 			anon = ev->aux == RR_LRU_INACTIVE_ANON || ev->aux == RR_LRU_ACTIVE_ANON;
 			iso[ev->nid][anon] += ev->v[RR_V_ISO_TAKEN];
@@ -212,8 +212,8 @@ static int isolation_and_misc(const struct rr_model *m, struct rr_stats *s)
 			break;
 		case RR_EV_SHRINK_INACTIVE:
 		case RR_EV_SHRINK_ACTIVE:
-			ti = rr_task_index(t, ev->pid);
-			if (ti < 0 || !pending[ti])
+			ti = ev->task;
+			if (ti == RR_NO_TASK || !pending[ti])
 				break;
 			iso[pending_nid[ti]][pending_anon[ti]] -= pending[ti];
 			pending[ti] = 0;
@@ -305,9 +305,9 @@ static int top_tasks(const struct rr_model *m, struct rr_stats *s)
 	}
 	for (uint32_t e = 0; e < m->nr_episodes; e++) {
 		const struct rr_episode *ep = &m->episodes[e];
-		long ti = rr_task_index(t, ep->pid);
+		uint32_t ti = ep->task;
 
-		if (ti < 0 || !is_stall_kind(ep->kind) ||
+		if (ti == RR_NO_TASK || !is_stall_kind(ep->kind) ||
 		    (ep->flags & (RR_EPF_CUT_BY_LOSS | RR_EPF_OPEN_AT_START | RR_EPF_OPEN_AT_END)))
 			continue;
 		all[ti].stall_ns += episode_ns(ep);

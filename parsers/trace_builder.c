@@ -13,6 +13,8 @@
 
 #define PID_EMPTY UINT32_MAX
 
+static uint32_t task_of(struct rr_builder *b, uint32_t pid, const char *comm);
+
 /* Grow @array to hold @need elements, doubling; new slots are zeroed only
  * when @zero, so large arrays stay untouched (not resident) until used. */
 static int grow_array(void **array, size_t *cap, size_t need, size_t elem, int zero)
@@ -46,7 +48,8 @@ int rr_builder_init(struct rr_builder *b, struct rr_trace *trace)
 	b->trace = trace;
 	b->pid_cap = 1024;
 	b->pid_slots = malloc(b->pid_cap * sizeof(*b->pid_slots));
-	if (!b->pid_slots)
+	b->task_slots = malloc(b->pid_cap * sizeof(*b->task_slots));
+	if (!b->pid_slots || !b->task_slots)
 		return -ENOMEM;
 	memset(b->pid_slots, 0xff, b->pid_cap * sizeof(*b->pid_slots));
 	return 0;
@@ -55,6 +58,7 @@ int rr_builder_init(struct rr_builder *b, struct rr_trace *trace)
 void rr_builder_release(struct rr_builder *b)
 {
 	free(b->pid_slots);
+	free(b->task_slots);
 	free(b->cpu_after_loss);
 	memset(b, 0, sizeof(*b));
 }
@@ -143,10 +147,13 @@ struct rr_event *rr_builder_push(struct rr_builder *b, uint64_t ts, uint32_t pid
 	    grow_array((void **)&t->events, &t->cap_events, t->nr_events + 1,
 		       sizeof(*t->events), 0))
 		return NULL;
-	ev = &t->events[t->nr_events++];
+	ev = &t->events[t->nr_events];
 	memset(ev, 0, sizeof(*ev));
+	ev->task = pid == PID_EMPTY ? RR_NO_TASK : task_of(b, pid, NULL);
+	if (pid != PID_EMPTY && ev->task == RR_NO_TASK)
+		return NULL;
+	t->nr_events++;
 	ev->ts = ts;
-	ev->pid = pid;
 	ev->cpu = (uint16_t)cpu;
 	ev->nid = RR_NID_NONE;
 	ev->type = (uint8_t)type;
@@ -211,44 +218,45 @@ static size_t pid_hash(uint32_t pid, size_t cap)
 	return (size_t)((pid * 2654435761u) & (cap - 1));
 }
 
-int rr_builder_task_known(const struct rr_builder *b, uint32_t pid)
-{
-	size_t i = pid_hash(pid, b->pid_cap);
-
-	while (b->pid_slots[i] != PID_EMPTY) {
-		if (b->pid_slots[i] == pid)
-			return 1;
-		i = (i + 1) & (b->pid_cap - 1);
-	}
-	return 0;
-}
-
-static int pid_insert(uint32_t *slots, size_t cap, uint32_t pid)
+/* Slot of @pid in the table, or the empty slot where it would go. */
+static size_t pid_slot(const uint32_t *slots, size_t cap, uint32_t pid)
 {
 	size_t i = pid_hash(pid, cap);
 
-	while (slots[i] != PID_EMPTY) {
-		if (slots[i] == pid)
-			return 0;
+	while (slots[i] != PID_EMPTY && slots[i] != pid)
 		i = (i + 1) & (cap - 1);
-	}
-	slots[i] = pid;
-	return 1;
+	return i;
+}
+
+int rr_builder_task_known(const struct rr_builder *b, uint32_t pid)
+{
+	return b->pid_slots[pid_slot(b->pid_slots, b->pid_cap, pid)] == pid;
 }
 
 static int pid_set_grow(struct rr_builder *b)
 {
 	size_t ncap = b->pid_cap * 2;
 	uint32_t *slots = malloc(ncap * sizeof(*slots));
+	uint32_t *tasks = malloc(ncap * sizeof(*tasks));
 
-	if (!slots)
+	if (!slots || !tasks) {
+		free(slots);
+		free(tasks);
 		return -ENOMEM;
+	}
 	memset(slots, 0xff, ncap * sizeof(*slots));
-	for (size_t i = 0; i < b->pid_cap; i++)
-		if (b->pid_slots[i] != PID_EMPTY)
-			pid_insert(slots, ncap, b->pid_slots[i]);
+	for (size_t i = 0; i < b->pid_cap; i++) {
+		if (b->pid_slots[i] != PID_EMPTY) {
+			size_t j = pid_slot(slots, ncap, b->pid_slots[i]);
+
+			slots[j] = b->pid_slots[i];
+			tasks[j] = b->task_slots[i];
+		}
+	}
 	free(b->pid_slots);
+	free(b->task_slots);
 	b->pid_slots = slots;
+	b->task_slots = tasks;
 	b->pid_cap = ncap;
 	return 0;
 }
@@ -267,23 +275,48 @@ static int16_t kswapd_nid_of(const char *comm)
 	return (int16_t)n;
 }
 
-int rr_builder_task(struct rr_builder *b, uint32_t pid, const char *comm)
+static void set_comm(struct rr_task *task, const char *comm)
 {
-	struct rr_trace *t = b->trace;
-	struct rr_task *task;
-
-	if (pid == PID_EMPTY || rr_builder_task_known(b, pid))
-		return 0;
-	if (t->nr_tasks * 2 >= b->pid_cap && pid_set_grow(b))
-		return -ENOMEM;
-	if (grow((void **)&t->tasks, &t->cap_tasks, t->nr_tasks + 1, sizeof(*t->tasks)))
-		return -ENOMEM;
-	pid_insert(b->pid_slots, b->pid_cap, pid);
-	task = &t->tasks[t->nr_tasks++];
-	task->pid = pid;
 	snprintf(task->comm, sizeof(task->comm), "%s", comm && *comm ? comm : "<...>");
 	task->kswapd_nid = kswapd_nid_of(task->comm);
 	task->is_kswapd = task->kswapd_nid != RR_NID_NONE;
+}
+
+/* Index of @pid's task, adding it (comm @comm, may be NULL) when new. */
+static uint32_t task_of(struct rr_builder *b, uint32_t pid, const char *comm)
+{
+	struct rr_trace *t = b->trace;
+	size_t slot = pid_slot(b->pid_slots, b->pid_cap, pid);
+
+	if (b->pid_slots[slot] == pid)
+		return b->task_slots[slot];
+	if ((t->nr_tasks + 1) * 2 >= b->pid_cap) {
+		if (pid_set_grow(b))
+			return RR_NO_TASK;
+		slot = pid_slot(b->pid_slots, b->pid_cap, pid);
+	}
+	if (grow((void **)&t->tasks, &t->cap_tasks, t->nr_tasks + 1, sizeof(*t->tasks)))
+		return RR_NO_TASK;
+	b->pid_slots[slot] = pid;
+	b->task_slots[slot] = (uint32_t)t->nr_tasks;
+	t->tasks[t->nr_tasks].pid = pid;
+	set_comm(&t->tasks[t->nr_tasks], comm);
+	return (uint32_t)t->nr_tasks++;
+}
+
+int rr_builder_task(struct rr_builder *b, uint32_t pid, const char *comm)
+{
+	size_t slot = pid_slot(b->pid_slots, b->pid_cap, pid);
+	struct rr_task *task;
+
+	if (pid == PID_EMPTY)
+		return 0;
+	if (b->pid_slots[slot] != pid)
+		return task_of(b, pid, comm) == RR_NO_TASK ? -ENOMEM : 0;
+	/* seen through push first: give it its name now */
+	task = &b->trace->tasks[b->task_slots[slot]];
+	if (!strcmp(task->comm, "<...>") && comm && *comm)
+		set_comm(task, comm);
 	return 0;
 }
 
@@ -296,7 +329,7 @@ int rr_builder_lost(struct rr_builder *b, int cpu, uint64_t ts, uint64_t count)
 		return -ENOMEM;
 	t->lost_per_cpu[cpu] += count;
 	t->loss_marks_per_cpu[cpu]++;
-	ev = rr_builder_push(b, ts, 0, cpu, RR_EV_LOST);
+	ev = rr_builder_push(b, ts, PID_EMPTY, cpu, RR_EV_LOST);
 	if (!ev)
 		return -ENOMEM;
 	t->records_used--;	/* a notice, not a record */
@@ -515,13 +548,6 @@ static int nid_of_pfn(const struct rr_trace *t, uint64_t pfn)
 	return RR_NID_NONE;
 }
 
-static int cmp_task(const void *a, const void *b)
-{
-	const struct rr_task *x = a, *y = b;
-
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
 static int uses_pfn(uint8_t type)
 {
 	switch (type) {
@@ -560,7 +586,6 @@ int rr_builder_finish(struct rr_builder *b)
 	if (t->meta_nodes > max_nid + 1 && t->meta_nodes <= RR_MAX_NODES)
 		max_nid = t->meta_nodes - 1;
 	t->nr_nodes = max_nid + 1;
-	qsort(t->tasks, t->nr_tasks, sizeof(*t->tasks), cmp_task);
 	/* Give back the doubling slack: the model keeps the array for good. */
 	if (t->nr_events && t->nr_events < t->cap_events) {
 		struct rr_event *fit = realloc(t->events, t->nr_events * sizeof(*fit));

@@ -18,7 +18,8 @@
 /* Per-task and per-cpu bookkeeping the builder keeps while reading. */
 struct rr_builder {
 	struct rr_trace *trace;
-	uint32_t *pid_slots;	/* open-addressing set of pids with a task entry */
+	uint32_t *pid_slots;	/* open addressing: pid of each slot, or empty */
+	uint32_t *task_slots;	/* index in trace->tasks of each slot's pid */
 	size_t pid_cap;
 	uint8_t *cpu_after_loss; /* per cpu: next event follows a loss */
 	int cpu_cap;
@@ -51,14 +52,14 @@ static inline void rr_builder_count(struct rr_builder *b, long name_index, uint6
 /* Note that @event lacks optional @field (once per event type, not per record). */
 int rr_builder_missing_field(struct rr_builder *b, const char *event, const char *field);
 
-/* A new zeroed event; NULL on OOM. The caller fills the payload. */
+/* A new zeroed event of task @pid (registered if new); NULL on OOM. */
 struct rr_event *rr_builder_push(struct rr_builder *b, uint64_t ts, uint32_t pid, int cpu,
 				 enum rr_event_type type);
 
 /* Store one decoded numeric field into @ev per the table's mapping. */
 void rr_builder_apply_field(struct rr_event *ev, const struct rr_field_map *f, uint64_t value);
 
-/* Remember @pid's command name if not known yet. */
+/* Remember @pid's command name (also for a pid first seen through push). */
 int rr_builder_task(struct rr_builder *b, uint32_t pid, const char *comm);
 int rr_builder_task_known(const struct rr_builder *b, uint32_t pid);
 

@@ -26,11 +26,13 @@ struct type_info {
 	const struct rr_event_desc *desc;
 	struct tep_format_field *fields[RR_MAX_FIELDS];
 	struct tep_format_field *buf;	/* ftrace:print text */
+	struct tep_format_field *common_pid;
 };
 
 struct tracedat_reader {
 	struct rr_builder builder;
 	struct tep_handle *tep;
+	int swap;		/* the file's byte order is not ours */
 	struct type_info *types;
 	int max_id;
 	int error;
@@ -61,6 +63,7 @@ static int learn_type(struct tracedat_reader *r, struct type_info *ti, struct te
 	ti->name_index = rr_builder_name_index(&r->builder, e->name, d || ti->is_print);
 	if (ti->name_index < 0)
 		return -ENOMEM;
+	ti->common_pid = tep_find_common_field(e, "common_pid");
 	if (ti->is_print)
 		ti->buf = tep_find_field(e, "buf");
 	if (!d)
@@ -78,17 +81,40 @@ static int learn_type(struct tracedat_reader *r, struct type_info *ti, struct te
 	return 0;
 }
 
-static uint64_t field_number(struct tep_format_field *f, void *data, int size, int *ok)
+/*
+ * Read an integer field at the offset and size libtraceevent gives for it.
+ * Same byte order as the file: a plain load (this runs for every field of
+ * every record); otherwise tep_read_number_field() swaps.
+ */
+static uint64_t field_number(const struct tracedat_reader *r, struct tep_format_field *f,
+			     void *data, int size, int *ok)
 {
+	const unsigned char *p = (const unsigned char *)data + f->offset;
 	unsigned long long val;
 
-	if ((unsigned)f->offset + (unsigned)f->size > (unsigned)size ||
-	    tep_read_number_field(f, data, &val)) {
+	if ((unsigned)f->offset + (unsigned)f->size > (unsigned)size) {
 		*ok = 0;
 		return 0;
 	}
-	/* tep_read_number_field zero-extends; the model wants signed ints
-	 * (nid == -1) to stay negative. */
+	if (!r->swap && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+		uint8_t v8;
+		uint16_t v16;
+		uint32_t v32;
+		uint64_t v64;
+		int sign = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+
+		switch (f->size) {
+		case 1: memcpy(&v8, p, 1); return sign ? (uint64_t)(int64_t)(int8_t)v8 : v8;
+		case 2: memcpy(&v16, p, 2); return sign ? (uint64_t)(int64_t)(int16_t)v16 : v16;
+		case 4: memcpy(&v32, p, 4); return sign ? (uint64_t)(int64_t)(int32_t)v32 : v32;
+		default: memcpy(&v64, p, 8); return v64;
+		}
+	}
+	if (tep_read_number_field(f, data, &val)) {
+		*ok = 0;
+		return 0;
+	}
+	/* tep_read_number_field zero-extends; signed ints (nid == -1) stay negative */
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
 		unsigned bits = (unsigned)f->size * 8;
 		unsigned long long sign = 1ULL << (bits - 1);
@@ -98,8 +124,8 @@ static uint64_t field_number(struct tep_format_field *f, void *data, int size, i
 	return val;
 }
 
-static void decode_fields(struct type_info *ti, struct tep_record *rec, struct rr_event *ev,
-			  struct rr_trace *t)
+static void decode_fields(const struct tracedat_reader *r, struct type_info *ti,
+			  struct tep_record *rec, struct rr_event *ev, struct rr_trace *t)
 {
 	const struct rr_event_desc *d = ti->desc;
 	int ok = 1;
@@ -122,7 +148,7 @@ static void decode_fields(struct type_info *ti, struct tep_record *rec, struct r
 			}
 			val = (uint64_t)rr_rwbs_op(s, strnlen(s, (size_t)f->size));
 		} else {
-			val = field_number(f, rec->data, rec->size, &ok);
+			val = field_number(r, f, rec->data, rec->size, &ok);
 		}
 		rr_builder_apply_field(ev, m, val);
 	}
@@ -182,7 +208,13 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 		t->records_ignored++;
 		return 0;
 	}
-	pid = (uint32_t)tep_data_pid(r->tep, rec);
+	if (ti->common_pid) {
+		int ok = 1;
+
+		pid = (uint32_t)field_number(r, ti->common_pid, rec->data, rec->size, &ok);
+	} else {
+		pid = (uint32_t)tep_data_pid(r->tep, rec);
+	}
 	if (!rr_builder_task_known(&r->builder, pid) &&
 	    rr_builder_task(&r->builder, pid, tep_data_comm_from_pid(r->tep, (int)pid))) {
 		r->error = -ENOMEM;
@@ -201,7 +233,7 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 		r->error = -ENOMEM;
 		return 1;
 	}
-	decode_fields(ti, rec, ev, t);
+	decode_fields(r, ti, rec, ev, t);
 	return 0;
 }
 
@@ -359,6 +391,7 @@ static int parse(const char *path, struct rr_trace *t)
 
 	t->format = describe_format(path);
 	r.tep = tracecmd_get_tep(handles[0]);
+	r.swap = tep_is_file_bigendian(r.tep) != tep_is_local_bigendian(r.tep);
 	if (!t->page_size)
 		t->page_size = tep_get_page_size(r.tep);
 	ret = rr_builder_init(&r.builder, t);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #define RR_NID_NONE	(-1)
+#define RR_NO_TASK	UINT32_MAX
 #define RR_MAX_NODES	64
 
 /*
@@ -117,7 +118,8 @@ enum rr_block_op { RR_BLK_READ, RR_BLK_WRITE, RR_BLK_DISCARD, RR_BLK_OTHER };
 /**
  * struct rr_event - one normalized trace record (48 bytes)
  * @ts:   nanoseconds on the trace clock
- * @pid:  task that emitted it
+ * @task: index in rr_trace.tasks of the task that emitted it (RR_NO_TASK for
+ *        lost-event notices); the model never looks a pid up per event
  * @cpu:  cpu whose buffer held it
  * @nid:  NUMA node, RR_NID_NONE when the record carries none
  * @type: enum rr_event_type
@@ -127,7 +129,7 @@ enum rr_block_op { RR_BLK_READ, RR_BLK_WRITE, RR_BLK_DISCARD, RR_BLK_OTHER };
  */
 struct rr_event {
 	uint64_t ts;
-	uint32_t pid;
+	uint32_t task;
 	uint16_t cpu;
 	int16_t nid;
 	uint8_t type;
@@ -201,7 +203,7 @@ struct rr_trace {
 	struct rr_name_count *missing_fields;	/* "event.field" absent from the format */
 	size_t nr_missing_fields, cap_missing_fields;
 
-	struct rr_task *tasks;		/* sorted by pid after load */
+	struct rr_task *tasks;		/* in order of first appearance */
 	size_t nr_tasks, cap_tasks;
 
 	uint64_t records_read;		/* every record the reader saw */

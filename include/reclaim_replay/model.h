@@ -34,7 +34,7 @@ enum rr_context {
 
 struct rr_episode {
 	uint64_t begin, end;	/* ns; end of an open episode: last event */
-	uint32_t pid;
+	uint32_t task;		/* index in rr_trace.tasks */
 	int16_t nid;		/* node of its batches (most pages scanned) */
 	uint8_t kind;		/* enum rr_context */
 	uint8_t flags;		/* RR_EPF_* */
@@ -61,7 +61,7 @@ struct rr_batch {
 
 struct rr_throttle {
 	uint64_t start, end;	/* [ts - usec_delayed, ts] */
-	uint32_t pid;
+	uint32_t task;
 	uint32_t event;
 	uint32_t episode;	/* RR_NONE when outside any episode */
 	uint32_t usec_timeout, usec_delayed;
@@ -116,7 +116,7 @@ struct rr_model {
 int rr_model_build(struct rr_trace *trace, struct rr_model **out);
 void rr_model_free(struct rr_model *model);
 
-/* Index of @pid in trace->tasks, or -1. */
+/* Index of @pid in trace->tasks, or -1 (a linear search: not for hot paths). */
 long rr_task_index(const struct rr_trace *trace, uint32_t pid);
 
 const char *rr_context_name(enum rr_context ctx);

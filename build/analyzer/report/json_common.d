@@ -1,7 +1,0 @@
-build/analyzer/report/json_common.o: analyzer/report/json_common.c \
- include/reclaim_replay/report.h include/reclaim_replay/event.h \
- include/reclaim_replay/model.h include/reclaim_replay/stats.h
-include/reclaim_replay/report.h:
-include/reclaim_replay/event.h:
-include/reclaim_replay/model.h:
-include/reclaim_replay/stats.h:

@@ -1,9 +1,0 @@
-build/analyzer/report/stats_text.o: analyzer/report/stats_text.c \
- include/reclaim_replay/report.h include/reclaim_replay/event.h \
- include/reclaim_replay/model.h include/reclaim_replay/stats.h \
- analyzer/report/text_util.h
-include/reclaim_replay/report.h:
-include/reclaim_replay/event.h:
-include/reclaim_replay/model.h:
-include/reclaim_replay/stats.h:
-analyzer/report/text_util.h:
