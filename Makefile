@@ -40,6 +40,7 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 LIB_SRCS := $(wildcard parsers/*.c) $(wildcard analyzer/*.c) $(wildcard analyzer/report/*.c) \
+	$(wildcard analyzer/recorder/*.c) $(wildcard analyzer/replay/*.c) \
 	$(wildcard analyzer/policies/*.c)
 CLI_SRCS := $(wildcard analyzer/cli/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)

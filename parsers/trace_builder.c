@@ -568,6 +568,13 @@ int rr_builder_finish(struct rr_builder *b)
 	struct rr_trace *t = b->trace;
 	int max_nid = 0;
 
+	/* Readers may learn a cpu count (file header, "cpus=N") above the cpus
+	 * that had events: the per-cpu arrays must cover all of them. */
+	if (t->nr_cpus > 65536)
+		t->nr_cpus = b->cpu_cap;	/* a header's claim we cannot believe */
+	if (t->nr_cpus > 0 && note_cpu(b, t->nr_cpus - 1))
+		return -ENOMEM;
+
 	if (b->unsorted && sort_events(t))
 		return -ENOMEM;
 	for (size_t i = 0; i < t->nr_events; i++) {

@@ -6,7 +6,7 @@ set -eu
 
 PKGS="gcc make pkg-config
 libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev
-trace-cmd python3 python3-jsonschema librsvg2-bin parallel valgrind"
+trace-cmd python3 python3-jsonschema librsvg2-bin parallel valgrind time jq"
 
 missing=""
 for p in $PKGS; do

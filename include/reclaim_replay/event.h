@@ -42,7 +42,7 @@ enum rr_event_type {
 	RR_EV_RECLAIM_PAGES,	/* mm_vmscan_reclaim_pages; nid; v: scanned reclaimed */
 	RR_EV_SLAB_START,	/* nid; v: nr_objects_to_shrink total_scan priority */
 	RR_EV_SLAB_END,		/* nid; v: retval unused_scan new_scan total_scan */
-	RR_EV_COMPACT_ISOLATE_MIGRATE, /* nid from pfn; v: scanned taken */
+	RR_EV_COMPACT_ISOLATE_MIGRATE, /* nid from pfn; v: pfn_lo pfn_hi scanned taken */
 	RR_EV_COMPACT_ISOLATE_FREE,
 	RR_EV_COMPACT_FAST_ISOLATE_FREE,
 	RR_EV_COMPACT_MIGRATEPAGES,	/* v: nr_migrated nr_failed */
@@ -77,7 +77,7 @@ enum {
 	RR_V_WF_PFN_LO = 0, RR_V_WF_PFN_HI = 1, RR_V_WF_FLAGS = 2,
 	RR_V_RP_SCANNED = 0, RR_V_RP_RECLAIMED = 1,
 	RR_V_SLAB_FREED = 0,
-	RR_V_CI_SCANNED = 0, RR_V_CI_TAKEN = 1,
+	RR_V_CI_SCANNED = 2, RR_V_CI_TAKEN = 3,	/* 0..1 hold the pfn */
 	RR_V_CM_MIGRATED = 0, RR_V_CM_FAILED = 1,
 	RR_V_WB_PAGES = 0,
 	RR_V_BLK_DEV = 0, RR_V_BLK_SECTORS = 1, RR_V_BLK_OP = 2,

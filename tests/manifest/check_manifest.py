@@ -103,6 +103,17 @@ def main():
               f"got {ks_spans}")
     tap.check(abs(ks_us - ks["awake_sum_us"]) <= 0.1 + 0.001 * max(1, ks_spans),
               f"kswapd awake {ks['awake_sum_us']} us", f"got {ks_us:.1f}")
+    comp = man.get("compaction")
+    if comp:
+        mach = res["machine"]
+        want_free = comp["isolate_freepages"]["sum_nr_scanned"] + \
+            comp.get("fast_isolate_freepages", {}).get("sum_nr_scanned", 0)
+        tap.check(mach["compaction_migrate_scanned"] == comp["isolate_migratepages"]["sum_nr_scanned"]
+                  and mach["compaction_free_scanned"] == want_free
+                  and mach["compaction_migrated"] == comp["migratepages"]["sum_nr_migrated"],
+                  "compaction migrate/free scanned and migrated",
+                  f'got {mach["compaction_migrate_scanned"]}, {mach["compaction_free_scanned"]}, '
+                  f'{mach["compaction_migrated"]}')
     return 1 if tap.failed else 0
 
 

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The replay engine: drive one policy over a decoded model and estimate,
+ * per node, the stall time and the wasted scanning it would cause
+ * (docs/model.md). Policies are reached only through policy.h.
+ */
+#ifndef RECLAIM_REPLAY_REPLAY_H
+#define RECLAIM_REPLAY_REPLAY_H
+
+#include <stdint.h>
+
+#include "reclaim_replay/model.h"
+#include "reclaim_replay/policy.h"
+#include "reclaim_replay/stats.h"
+
+/* Node state curves, built once per model and shared by every replay. */
+struct rr_curves;
+
+int rr_curves_build(const struct rr_model *m, struct rr_curves **out);
+void rr_curves_free(struct rr_curves *c);
+/* 1 when the node curves come from counter samples, 0 when reconstructed */
+int rr_curves_sampled(const struct rr_curves *c);
+
+struct rr_sleep_stats {
+	uint64_t count;
+	uint64_t sleep_ns;
+	uint64_t woken;		/* ended by a wake condition before the timeout */
+	uint64_t timed_out;
+};
+
+/* What one policy did on one node. */
+struct rr_replay_node {
+	int nid;
+	struct rr_dist stall;		/* direct + memcg + node episodes */
+	uint64_t stall_ns;
+	struct rr_sleep_stats sleeps[RR_NR_REASONS];	/* tasks' throttles */
+	struct rr_sleep_stats kswapd_sleeps[RR_NR_REASONS];
+	uint64_t scanned, reclaimed, wasted;
+	uint64_t batches, unproductive_batches;
+	uint64_t retry_batches, dropped_batches, extra_batches;
+	uint64_t decisions_observed, decisions_latent;
+};
+
+/* Each observed throttle's replayed sleep, for the fidelity check. */
+struct rr_replayed_throttle {
+	uint32_t throttle;	/* index in model->throttles */
+	uint64_t sleep_ns;	/* 0 when the policy did not sleep */
+	uint64_t timeout_ns;
+	uint8_t slept;
+};
+
+struct rr_replay_result {
+	char policy[48];
+	int nr_nodes;
+	struct rr_replay_node *nodes;
+	struct rr_replayed_throttle *observed;	/* one per model throttle */
+	uint32_t nr_observed;
+	int sampled;		/* node curves from counter samples */
+	uint32_t hz;
+};
+
+struct rr_policy_instance {
+	const struct rr_policy_ops *ops;
+	void *priv;
+	char label[48];		/* name, plus settings for parametric */
+};
+
+/**
+ * rr_replay - replay @m under @pol
+ * @m:      the decoded model
+ * @curves: from rr_curves_build(@m)
+ * @pol:    an initialized policy
+ * @out:    filled; release with rr_replay_result_release()
+ *
+ * Returns 0 or -errno (policy failure or out of memory).
+ */
+int rr_replay(const struct rr_model *m, const struct rr_curves *curves,
+	      const struct rr_policy_instance *pol, struct rr_replay_result *out);
+void rr_replay_result_release(struct rr_replay_result *r);
+
+/* The trace's HZ: rr-meta, else inferred from throttle timeouts, else 250. */
+uint32_t rr_model_hz(const struct rr_model *m, int *inferred);
+
+/* Built-in policies. */
+const struct rr_policy_ops *rr_policy_find(const char *name);
+void rr_policy_list(void (*fn)(const struct rr_policy_ops *ops, void *data), void *data);
+
+/*
+ * rr_policy_open - find and initialize a policy
+ * @name:     a built-in name
+ * @settings: "key=value" strings (--set), may be NULL
+ * Returns 0, or an RR_EXIT_* code after printing why.
+ */
+int rr_policy_open(const char *name, const char *const *settings, uint32_t nr_settings,
+		   const struct rr_model *m, struct rr_policy_instance *out);
+void rr_policy_close(struct rr_policy_instance *p);
+
+/* Duration "50ms", "2j", "1.5s"...: 0 and *ns set, or -1. */
+int rr_parse_duration(const char *s, uint32_t hz, uint64_t *ns);
+
+#endif
