@@ -61,7 +61,7 @@ enum fkind { F_SCALAR, F_CHARARR, F_DATALOC, F_FLEX };
 struct field {
 	char type[40];
 	char name[32];
-	int off, size, sign, fk, slot, arrlen;
+	int off, size, sign, fk, slot, arrlen, is_comm;
 };
 
 struct layout {
@@ -193,6 +193,7 @@ static void build_layout(int k)
 		if (al > maxal)
 			maxal = al;
 		F->slot = slot_of(F->name);
+		F->is_comm = !strcmp(F->name, "comm");
 		L->nf++;
 	}
 	L->size = (off + maxal - 1) / maxal * maxal;
@@ -300,10 +301,16 @@ static int encode(const struct ev *e, unsigned char *out)
 				v = e->v[S_LRU] >= 2;
 			else
 				v = F->slot >= 0 ? e->v[F->slot] : 0;
-			memcpy(out + F->off, &v, F->size);	/* little endian host */
+			/* little endian host */
+			switch (F->size) {
+			case 8: memcpy(out + F->off, &v, 8); break;
+			case 4: { uint32_t v4 = v; memcpy(out + F->off, &v4, 4); break; }
+			case 2: { uint16_t v2 = v; memcpy(out + F->off, &v2, 2); break; }
+			default: out[F->off] = v; break;
+			}
 			break;
 		case F_CHARARR:
-			s = !strcmp(F->name, "comm") ? comm_of(e->pid) : e->str ? e->str : "";
+			s = F->is_comm ? comm_of(e->pid) : e->str ? e->str : "";
 			n = strlen(s);
 			if (n > (size_t)F->arrlen - 1)
 				n = F->arrlen - 1;
@@ -559,6 +566,7 @@ struct expect {
 	uint64_t thr_n[MAX_NODES][NREASON], thr_us[MAX_NODES][NREASON];
 	uint64_t si_n[MAX_NODES], si_scanned[MAX_NODES], si_reclaimed[MAX_NODES];
 	uint64_t ep[MAX_NODES][NEPKIND], ep_complete[MAX_NODES][NEPKIND];
+	uint64_t ep_begun[MAX_NODES][NEPKIND];	/* begin event in the file */
 	uint64_t lost, events;
 };
 
@@ -636,6 +644,9 @@ static void write_expected(const char *path, const char *source)
 		fprintf(f, "      \"episodes\": {");
 		for (k = 0; k < NEPKIND; k++)
 			fprintf(f, "%s \"%s\": %" PRIu64, k ? "," : "", ep_names[k], X.ep[n][k]);
+		fprintf(f, " },\n      \"episodes_begun\": {");
+		for (k = 0; k < NEPKIND; k++)
+			fprintf(f, "%s \"%s\": %" PRIu64, k ? "," : "", ep_names[k], X.ep_begun[n][k]);
 		fprintf(f, " },\n      \"episodes_complete\": {");
 		for (k = 0; k < NEPKIND; k++)
 			fprintf(f, "%s \"%s\": %" PRIu64, k ? "," : "", ep_names[k], X.ep_complete[n][k]);
@@ -1441,6 +1452,8 @@ static void run_scenario(const char *scn, const char *out, const char *exp)
 		if (eps[k].kind == EP_KSWAPD && !eps[k].terminated)
 			continue;	/* only wake-to-sleep spans count */
 		X.ep[n][eps[k].kind]++;
+		if (eps[k].have_begin)
+			X.ep_begun[n][eps[k].kind]++;
 		if (eps[k].have_begin && eps[k].have_end)
 			X.ep_complete[n][eps[k].kind]++;
 	}
@@ -1528,6 +1541,14 @@ static void run_scale(uint64_t n, const char *out, const char *exp)
 		task_pid[ntasks] = 1000 + i;
 		task_comm[ntasks++] = (char *)comms[i];
 	}
+	/* Each CPU gets its own three reclaimers (pids 1000+100*c .. +2): the
+	 * CPUs' timelines overlap, one task cannot be in two episodes on two
+	 * CPUs at once, and an analyzer pairs a task's events by pid. */
+	for (int c = 1; c < 4; c++)
+		for (int i = 0; i < 3; i++) {
+			task_pid[ntasks] = 1000 + 100 * c + i;
+			task_comm[ntasks++] = (char *)comms[i];
+		}
 	node_start[0] = 1;
 	node_end[0] = 0x80000;
 	node_start[1] = 0x80000;
@@ -1555,7 +1576,7 @@ static void run_scale(uint64_t n, const char *out, const char *exp)
 		while (left) {
 			uint64_t r = rnd();
 			int memcg = (r & 7) == 0, nb = 1 + (r >> 3) % 8;
-			int pid = 1000 + (int)((r >> 8) % 3);
+			int pid = 1000 + 100 * c + (int)((r >> 8) % 3);
 			uint64_t recl = 0;
 
 			/* counter samples every 5 ms of trace time, on CPU 0 */
@@ -1587,9 +1608,12 @@ static void run_scale(uint64_t n, const char *out, const char *exp)
 			e.kind = memcg ? K_MC_BEGIN : K_DR_BEGIN;
 			e.v[S_GFP] = 0xcc0;
 			e.str = "W";
-			scale_emit(&w, buf, &e, &left);
-			if (left)
+			/* tally before the emit: after it, left is 0 for the file's last event */
+			if (left) {
 				X.ep[node][memcg ? EP_MEMCG : EP_DIRECT]++;
+				X.ep_begun[node][memcg ? EP_MEMCG : EP_DIRECT]++;
+			}
+			scale_emit(&w, buf, &e, &left);
 			for (int b = 0; b < nb && left; b++) {
 				uint64_t rr = rnd(), sc = 1 + rr % 32, tk = sc, rc = tk * ((rr >> 8) % 100) / 100;
 
@@ -1635,9 +1659,9 @@ static void run_scale(uint64_t n, const char *out, const char *exp)
 			e.ts = t;
 			e.kind = memcg ? K_MC_END : K_DR_END;
 			e.v[S_NR_RECLAIMED] = recl;
-			scale_emit(&w, buf, &e, &left);
 			if (left)
 				X.ep_complete[node][memcg ? EP_MEMCG : EP_DIRECT]++;
+			scale_emit(&w, buf, &e, &left);
 			/* a block write completes */
 			memset(e.v, 0, sizeof(e.v));
 			t += 3000;

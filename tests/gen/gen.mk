@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+# rr-gen: trace.dat v6 generator for tests (tests/gen/README.md).
+# Included by the top-level Makefile; O, CC and CFLAGS come from there.
+# Links only libc.
+
+GEN_BIN := $(O)/rr-gen
+GEN_SRCS := tests/gen/rr-gen.c
+GEN_HDRS := tests/gen/formats.h
+
+$(GEN_BIN): $(GEN_SRCS) $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRCS)
+
+.PHONY: gen-check
+gen-check: $(GEN_BIN)
+	sh tests/gen/check.sh $(GEN_BIN)
