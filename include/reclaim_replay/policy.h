@@ -31,8 +31,7 @@ enum rr_site {
 	RR_SITE_NO_PROGRESS,		/* consider_reclaim_throttle / should_reclaim_retry */
 	RR_SITE_MEMCG_WRITEBACK,	/* cgroup v1 reclaim waiting for dirty folios */
 	RR_SITE_COMPACTION_ISOLATED,	/* isolate_migratepages_block */
-	RR_SITE_LEGACY_WAIT_IFF_CONGESTED,	/* recorded writeback_wait_iff_congested */
-	RR_SITE_LEGACY_CONGESTION_WAIT,	/* recorded writeback_congestion_wait */
+	RR_SITE_DO_WRITEPAGES,		/* a writer's ->writepages returned -ENOMEM */
 	RR_SITE_UNKNOWN,
 };
 
@@ -44,6 +43,8 @@ enum rr_site {
 #define RR_DP_RETRY		0x0010	/* asked again after a retry batch */
 #define RR_DP_NODE_SAMPLED	0x0020	/* node figures come from counter samples */
 #define RR_DP_FIRST_NODE	0x0040	/* the first node of the zonelist (task's own node) */
+#define RR_DP_LEGACY_EVENT	0x0080	/* recorded as writeback_congestion_wait or
+					 * writeback_wait_iff_congested (kernel <= 5.15) */
 
 struct rr_decision_point {
 	uint32_t size;			/* sizeof(struct rr_decision_point) of the engine */
@@ -70,6 +71,7 @@ struct rr_decision_point {
 	uint64_t node_write_pending, node_reclaimable;
 	uint32_t node_efficiency_ppm;	/* reclaimed/scanned recently, parts per million */
 	uint32_t waiters[4];		/* simulated waiters per reason on the node */
+	uint64_t device_inflight;	/* block requests in flight, all devices */
 };
 
 /* How a sleep ends early; the engine evaluates it. */

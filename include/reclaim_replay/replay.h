@@ -76,6 +76,17 @@ struct rr_policy_instance {
  */
 int rr_replay(const struct rr_model *m, const struct rr_curves *curves,
 	      const struct rr_policy_instance *pol, struct rr_replay_result *out);
+
+/*
+ * rr_replay_pinned - predict each recorded throttle from the recorded state
+ *
+ * Like rr_replay(), but every task resumes at its recorded time after each
+ * sleep, whatever the policy decided: no retries, no time shift. Each
+ * observed throttle is then predicted from the state the recording had,
+ * which is what the fidelity check measures (docs/model.md).
+ */
+int rr_replay_pinned(const struct rr_model *m, const struct rr_curves *curves,
+		     const struct rr_policy_instance *pol, struct rr_replay_result *out);
 void rr_replay_result_release(struct rr_replay_result *r);
 
 /* The trace's HZ: rr-meta, else inferred from throttle timeouts, else 250. */

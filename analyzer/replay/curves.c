@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build the node state curves once per model; every replay reads them.
+ * W(t), pages whose writeback ended (what acct_reclaim_writeback() counts):
+ * with counter samples, each node's sampled nr_written gives the amounts,
+ * and the block write completions between two samples give the moments
+ * (samples come every few ms, completions to the microsecond); without
+ * samples, the machine's completed block writes, the same for every node
+ * (no event says which node a written page belonged to).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curves.h"
+
+#define EFFICIENCY_WINDOW_NS 100000000ULL	/* 100 ms of batches */
+#define EFFICIENCY_MAX_WINDOW_NS 1000000000ULL
+
+struct vec {
+	void *p;
+	size_t n, cap;
+};
+
+static void *vec_push(struct vec *v, size_t elem)
+{
+	if (v->n == v->cap) {
+		size_t ncap = v->cap ? v->cap * 2 : 64;
+		void *np = realloc(v->p, ncap * elem);
+
+		if (!np)
+			return NULL;
+		v->p = np;
+		v->cap = ncap;
+	}
+	return (char *)v->p + elem * v->n++;
+}
+
+static int add_point_ramp(struct vec *v, uint64_t ts, uint64_t val, int ramp)
+{
+	struct rr_point *p = vec_push(v, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->ts = ts;
+	p->v = val;
+	p->ramp = (uint8_t)ramp;
+	return 0;
+}
+
+static int add_point(struct vec *v, uint64_t ts, uint64_t val)
+{
+	return add_point_ramp(v, ts, val, 0);
+}
+
+static int add_source(struct vec *v, uint64_t ts, uint32_t task, uint32_t sc, uint32_t rc)
+{
+	struct rr_wake_source *w = vec_push(v, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->ts = ts;
+	w->task = task;
+	w->scanned = sc;
+	w->reclaimed = rc;
+	return 0;
+}
+
+static int cmp_source(const void *a, const void *b)
+{
+	const struct rr_wake_source *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Per-node scratch while building. */
+struct node_build {
+	struct vec written, iso, direct, cum_s, cum_r, samples, sampled_written;
+	uint64_t sum_s, sum_r;
+};
+
+static int is_inactive_lru(uint16_t lru)
+{
+	return lru == RR_LRU_INACTIVE_ANON || lru == RR_LRU_INACTIVE_FILE;
+}
+
+/*
+ * Who wakes ISOLATED waiters: reclaim's too_many_isolated() wakes them when
+ * it comes out false, except for kswapd and for cgroup v1 reclaim (not
+ * "writeback_throttling_sane"), and compaction's check does too. The pass
+ * shows as the reclaimer's next lru_isolate of an inactive list, or as a
+ * compaction isolate_migratepages. Memcg reclaim is taken as cgroup v1, as
+ * on the recording machines (docs/model.md).
+ */
+static int collect_batches(const struct rr_model *m, struct node_build *nb, int nr_nodes)
+{
+	const struct rr_trace *t = m->trace;
+
+	for (uint32_t i = 0; i < m->nr_batches; i++) {
+		const struct rr_batch *b = &m->batches[i];
+		const struct rr_event *sh, *iso;
+		struct node_build *n;
+
+		if (b->nid < 0 || b->nid >= nr_nodes || b->shrink_event == RR_NONE)
+			continue;
+		n = &nb[b->nid];
+		sh = &t->events[b->shrink_event];
+		iso = b->isolate_event != RR_NONE ? &t->events[b->isolate_event] : NULL;
+		if (iso && is_inactive_lru(iso->aux) &&
+		    (b->context == RR_CTX_DIRECT || b->context == RR_CTX_NODE) &&
+		    add_source(&n->iso, iso->ts, iso->task, 0, 0))
+			return -ENOMEM;
+		if (sh->type != RR_EV_SHRINK_INACTIVE)
+			continue;
+		if ((b->context == RR_CTX_DIRECT || b->context == RR_CTX_NODE) &&
+		    add_source(&n->direct, sh->ts, sh->task, sh->v[RR_V_SI_SCANNED],
+			       sh->v[RR_V_SI_RECLAIMED]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int collect_events(const struct rr_model *m, struct node_build *nb, int nr_nodes,
+			  struct vec *inflight, struct vec *completions, int sampled)
+{
+	const struct rr_trace *t = m->trace;
+	uint64_t written = 0, in_flight = 0;
+	int page = t->page_size > 0 ? t->page_size : 4096;
+
+	for (size_t i = 0; i < t->nr_events; i++) {
+		const struct rr_event *ev = &t->events[i];
+		int nid = ev->nid;
+
+		switch (ev->type) {
+		case RR_EV_SHRINK_INACTIVE:
+			if (nid < 0 || nid >= nr_nodes)
+				break;
+			nb[nid].sum_s += ev->v[RR_V_SI_SCANNED];
+			nb[nid].sum_r += ev->v[RR_V_SI_RECLAIMED];
+			if (add_point(&nb[nid].cum_s, ev->ts, nb[nid].sum_s) ||
+			    add_point(&nb[nid].cum_r, ev->ts, nb[nid].sum_r))
+				return -ENOMEM;
+			break;
+		case RR_EV_COMPACT_ISOLATE_MIGRATE:
+			/* compaction's too_many_isolated() check passed */
+			for (int n = 0; n < nr_nodes; n++)
+				if ((nid == RR_NID_NONE || nid == n) &&
+				    add_source(&nb[n].iso, ev->ts, ev->task, 0, 0))
+					return -ENOMEM;
+			break;
+		case RR_EV_BLOCK_ISSUE:
+			in_flight++;
+			if (add_point(inflight, ev->ts, in_flight))
+				return -ENOMEM;
+			break;
+		case RR_EV_BLOCK_COMPLETE:
+			if (in_flight)
+				in_flight--;
+			if (add_point(inflight, ev->ts, in_flight))
+				return -ENOMEM;
+			if (ev->v[RR_V_BLK_OP] != RR_BLK_WRITE)
+				break;
+			written += (uint64_t)ev->v[RR_V_BLK_SECTORS] * 512 / (uint64_t)page;
+			if (add_point(completions, ev->ts, written))
+				return -ENOMEM;
+			break;
+		case RR_EV_COUNTERS: {
+			const struct rr_counter_sample *s = &t->samples[ev->v[RR_V_SAMPLE_INDEX]];
+			const struct rr_counter_sample **slot;
+
+			if (nid < 0 || nid >= nr_nodes)
+				break;
+			slot = vec_push(&nb[nid].samples, sizeof(*slot));
+			if (!slot)
+				return -ENOMEM;
+			*slot = s;
+			if (sampled && (s->present & (1u << RR_C_NR_WRITTEN)) &&
+			    add_point(&nb[nid].sampled_written, ev->ts, s->value[RR_C_NR_WRITTEN]))
+				return -ENOMEM;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* First completion with ts > @t. */
+static size_t completion_after(const struct rr_point *c, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Sampled W(t): between two samples the node's increase is spread over the
+ * block write completions in between, in proportion to their pages; with
+ * none in between (zram, or writes of another device), it ramps linearly.
+ */
+static int time_samples_by_completions(struct vec *out, const struct vec *samples,
+				       const struct vec *completions)
+{
+	const struct rr_point *s = samples->p, *c = completions->p;
+
+	for (size_t i = 0; i < samples->n; i++) {
+		uint64_t delta, pages_between, base;
+		size_t lo, hi;
+
+		if (!i || s[i].v <= s[i - 1].v) {
+			if (add_point(out, s[i].ts, i && s[i].v < s[i - 1].v ? s[i - 1].v : s[i].v))
+				return -ENOMEM;
+			continue;
+		}
+		delta = s[i].v - s[i - 1].v;
+		lo = completion_after(c, completions->n, s[i - 1].ts);
+		hi = completion_after(c, completions->n, s[i].ts);
+		base = lo ? c[lo - 1].v : 0;
+		pages_between = hi > lo ? c[hi - 1].v - base : 0;
+		if (!pages_between) {
+			if (add_point_ramp(out, s[i].ts, s[i].v, 1))
+				return -ENOMEM;
+			continue;
+		}
+		for (size_t k = lo; k < hi; k++) {
+			uint64_t share = (uint64_t)((double)delta * (double)(c[k].v - base) /
+						    (double)pages_between);
+			/*
+			 * The block completion is the earliest the folios' writeback
+			 * can end; ext4 ends it later from its end_io worker, and the
+			 * sample is the latest. Midway measured best on the replay-grade
+			 * traces (docs/model.md, "Writeback timing").
+			 */
+			uint64_t at = c[k].ts + (s[i].ts - c[k].ts) / 2;
+			if (add_point(out, at, s[i - 1].v + share))
+				return -ENOMEM;
+		}
+		if (add_point(out, s[i].ts, s[i].v))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
+{
+	const struct rr_trace *t = m->trace;
+	int nr_nodes = t->nr_nodes > 0 ? t->nr_nodes : 1;
+	struct rr_curves *c = calloc(1, sizeof(*c));
+	struct node_build *nb = calloc((size_t)nr_nodes, sizeof(*nb));
+	struct vec inflight = { 0 }, completions = { 0 };
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!c || !nb)
+		goto out;
+	c->nr_nodes = nr_nodes;
+	c->page_size = t->page_size > 0 ? t->page_size : 4096;
+	for (size_t i = 0; i < t->nr_samples && !c->sampled; i++)
+		c->sampled = (t->samples[i].present & (1u << RR_C_NR_WRITTEN)) != 0;
+	c->node = calloc((size_t)nr_nodes, sizeof(*c->node));
+	if (!c->node)
+		goto out;
+	if (collect_batches(m, nb, nr_nodes) ||
+	    collect_events(m, nb, nr_nodes, &inflight, &completions, c->sampled))
+		goto out;
+	for (int n = 0; n < nr_nodes; n++) {
+		struct vec *w = &nb[n].written;
+
+		if (c->sampled) {
+			if (time_samples_by_completions(w, &nb[n].sampled_written, &completions))
+				goto out;
+		} else {
+			for (size_t k = 0; k < completions.n; k++)
+				if (add_point(w, ((struct rr_point *)completions.p)[k].ts,
+					      ((struct rr_point *)completions.p)[k].v))
+					goto out;
+		}
+	}
+	for (int n = 0; n < nr_nodes; n++) {
+		struct rr_node_curves *nc = &c->node[n];
+
+		/* batches are listed by their shrink; order the sources by time */
+		qsort(nb[n].iso.p, nb[n].iso.n, sizeof(struct rr_wake_source), cmp_source);
+		qsort(nb[n].direct.p, nb[n].direct.n, sizeof(struct rr_wake_source), cmp_source);
+		nc->written = nb[n].written.p;
+		nc->nr_written = nb[n].written.n;
+		nc->isolation_pass = nb[n].iso.p;
+		nc->nr_isolation_pass = nb[n].iso.n;
+		nc->direct_batches = nb[n].direct.p;
+		nc->nr_direct_batches = nb[n].direct.n;
+		nc->cum_scanned = nb[n].cum_s.p;
+		nc->cum_reclaimed = nb[n].cum_r.p;
+		nc->nr_cum = nb[n].cum_s.n;
+		nc->samples = nb[n].samples.p;
+		nc->nr_samples = nb[n].samples.n;
+		memset(&nb[n], 0, sizeof(nb[n]));
+	}
+	c->inflight = inflight.p;
+	c->nr_inflight = inflight.n;
+	inflight.p = NULL;
+	*out = c;
+	c = NULL;
+	ret = 0;
+out:
+	if (nb) {
+		for (int n = 0; n < nr_nodes; n++) {
+			free(nb[n].written.p);
+			free(nb[n].iso.p);
+			free(nb[n].direct.p);
+			free(nb[n].cum_s.p);
+			free(nb[n].cum_r.p);
+			free(nb[n].samples.p);
+			free(nb[n].sampled_written.p);
+		}
+		free(nb);
+	}
+	free(inflight.p);
+	free(completions.p);
+	rr_curves_free(c);
+	return ret;
+}
+
+void rr_curves_free(struct rr_curves *c)
+{
+	if (!c)
+		return;
+	for (int n = 0; c->node && n < c->nr_nodes; n++) {
+		struct rr_node_curves *nc = &c->node[n];
+
+		free(nc->written);
+		free(nc->isolation_pass);
+		free(nc->direct_batches);
+		free(nc->cum_scanned);
+		free(nc->cum_reclaimed);
+		free(nc->samples);
+	}
+	free(c->node);
+	free(c->inflight);
+	free(c);
+}
+
+int rr_curves_sampled(const struct rr_curves *c)
+{
+	return c->sampled;
+}
+
+/* Index of the last point with ts <= t, or -1. */
+static long last_at_or_before(const struct rr_point *p, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t)
+{
+	long i = last_at_or_before(n->written, n->nr_written, t);
+	const struct rr_point *a, *b;
+
+	if (i < 0)
+		return n->nr_written ? n->written[0].v : 0;
+	a = &n->written[i];
+	if ((size_t)i + 1 >= n->nr_written || !a[1].ramp)
+		return a->v;
+	b = a + 1;
+	if (b->ts == a->ts || b->v <= a->v)
+		return a->v;
+	return a->v + (uint64_t)((double)(b->v - a->v) * (double)(t - a->ts) /
+				 (double)(b->ts - a->ts));
+}
+
+uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from, uint64_t target)
+{
+	long i = last_at_or_before(n->written, n->nr_written, from);
+	size_t lo, hi;
+
+	if (rr_curve_written_at(n, from) > target)
+		return from;
+	/* W is monotone: binary search the first point above the target */
+	lo = i < 0 ? 0 : (size_t)i + 1;
+	hi = n->nr_written;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (n->written[mid].v > target)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo >= n->nr_written)
+		return UINT64_MAX;
+	if (n->written[lo].ramp && lo > 0) {
+		const struct rr_point *a = &n->written[lo - 1], *b = &n->written[lo];
+		uint64_t at;
+
+		if (b->v > a->v && target >= a->v) {
+			at = a->ts + (uint64_t)((double)(target + 1 - a->v) * (double)(b->ts - a->ts) /
+						(double)(b->v - a->v));
+			return at < from ? from : at;
+		}
+	}
+	return n->written[lo].ts < from ? from : n->written[lo].ts;
+}
+
+static size_t first_source_after(const struct rr_wake_source *s, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint64_t rr_curve_next_isolation_pass(const struct rr_node_curves *n, uint64_t from, uint32_t task)
+{
+	for (size_t i = first_source_after(n->isolation_pass, n->nr_isolation_pass, from);
+	     i < n->nr_isolation_pass; i++)
+		if (n->isolation_pass[i].task != task)
+			return n->isolation_pass[i].ts;
+	return UINT64_MAX;
+}
+
+uint64_t rr_curve_next_progress(const struct rr_node_curves *n, uint64_t from, uint32_t task,
+				uint32_t ppm)
+{
+	for (size_t i = first_source_after(n->direct_batches, n->nr_direct_batches, from);
+	     i < n->nr_direct_batches; i++) {
+		const struct rr_wake_source *w = &n->direct_batches[i];
+
+		if (w->task != task && (uint64_t)w->reclaimed * 1000000 > (uint64_t)w->scanned * ppm)
+			return w->ts;
+	}
+	return UINT64_MAX;
+}
+
+int64_t rr_curve_efficiency_ppm(const struct rr_node_curves *n, uint64_t t)
+{
+	long hi = last_at_or_before(n->cum_scanned, n->nr_cum, t);
+
+	if (hi < 0)
+		hi = n->nr_cum ? 0 : -1;
+	if (hi < 0)
+		return -1;
+	for (uint64_t w = EFFICIENCY_WINDOW_NS; w <= EFFICIENCY_MAX_WINDOW_NS; w *= 2) {
+		uint64_t from = t > w ? t - w : 0;
+		long lo = last_at_or_before(n->cum_scanned, n->nr_cum, from);
+		uint64_t s0 = lo < 0 ? 0 : n->cum_scanned[lo].v;
+		uint64_t r0 = lo < 0 ? 0 : n->cum_reclaimed[lo].v;
+		uint64_t ds = n->cum_scanned[hi].v - s0, dr = n->cum_reclaimed[hi].v - r0;
+
+		if (ds)
+			return (int64_t)(dr * 1000000 / ds);
+	}
+	return -1;
+}
+
+uint64_t rr_curve_inflight_at(const struct rr_curves *c, uint64_t t)
+{
+	long i = last_at_or_before(c->inflight, c->nr_inflight, t);
+
+	return i < 0 ? 0 : c->inflight[i].v;
+}
+
+uint64_t rr_curve_uncongested_after(const struct rr_curves *c, uint64_t from, uint64_t below)
+{
+	long i = last_at_or_before(c->inflight, c->nr_inflight, from);
+
+	for (size_t k = i < 0 ? 0 : (size_t)i + 1; k < c->nr_inflight; k++) {
+		/* a completion is a step down: clear_wb_congested() runs there */
+		if (k > 0 && c->inflight[k].v < c->inflight[k - 1].v && c->inflight[k].v < below)
+			return c->inflight[k].ts;
+	}
+	return UINT64_MAX;
+}
+
+const struct rr_counter_sample *rr_curve_sample_at(const struct rr_node_curves *n, uint64_t t)
+{
+	size_t lo = 0, hi = n->nr_samples;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (n->samples[mid]->ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? n->samples[lo - 1] : NULL;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Node state curves (exogenous: replaying a policy does not move them),
+ * built from every actor in the trace: written pages W(t), reclaim
+ * efficiency E(t), the moments other reclaimers pass the isolation check
+ * or make progress, block-device requests in flight, and sampled counters.
+ */
+#ifndef RR_REPLAY_CURVES_H
+#define RR_REPLAY_CURVES_H
+
+#include <stdint.h>
+
+#include "reclaim_replay/replay.h"
+
+struct rr_point {
+	uint64_t ts;
+	uint64_t v;
+	uint8_t ramp;	/* rises linearly from the previous point (no finer timing) */
+};
+
+/* A moment another task could wake a waiter, and which task it was. */
+struct rr_wake_source {
+	uint64_t ts;
+	uint32_t task;
+	uint32_t scanned, reclaimed;	/* for progress: the batch's outcome */
+};
+
+struct rr_node_curves {
+	struct rr_point *written;	/* cumulative pages written back */
+	size_t nr_written;
+
+	struct rr_wake_source *isolation_pass;	/* too_many_isolated() came out false */
+	size_t nr_isolation_pass;
+	struct rr_wake_source *direct_batches;	/* progress wake candidates */
+	size_t nr_direct_batches;
+
+	struct rr_point *cum_scanned, *cum_reclaimed;	/* per shrink_inactive on the node */
+	size_t nr_cum;
+
+	const struct rr_counter_sample **samples;	/* this node's samples, by time */
+	size_t nr_samples;
+};
+
+struct rr_curves {
+	int nr_nodes;
+	struct rr_node_curves *node;
+	struct rr_point *inflight;	/* block requests in flight after each issue/complete */
+	size_t nr_inflight;
+	int sampled;
+	int page_size;
+};
+
+uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t);
+/* First time >= @from when W(t) > @target; UINT64_MAX when never. */
+uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from, uint64_t target);
+/* First isolation-check pass on the node after @from by a task other than @task. */
+uint64_t rr_curve_next_isolation_pass(const struct rr_node_curves *n, uint64_t from, uint32_t task);
+/* First direct-reclaim batch after @from by another task with efficiency > @ppm. */
+uint64_t rr_curve_next_progress(const struct rr_node_curves *n, uint64_t from, uint32_t task,
+				uint32_t ppm);
+/* Reclaimed / scanned on the node around @t, in ppm; -1 when nothing was scanned. */
+int64_t rr_curve_efficiency_ppm(const struct rr_node_curves *n, uint64_t t);
+/* Block requests in flight at @t, and the first completion after @from that
+ * leaves fewer than @below in flight (UINT64_MAX: never). */
+uint64_t rr_curve_inflight_at(const struct rr_curves *c, uint64_t t);
+uint64_t rr_curve_uncongested_after(const struct rr_curves *c, uint64_t from, uint64_t below);
+/* The node's latest counter sample at or before @t, or NULL. */
+const struct rr_counter_sample *rr_curve_sample_at(const struct rr_node_curves *n, uint64_t t);
+
+#endif

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Find the decision points of a model and lay every task's replay
+ * timeline out: its episode bounds, batches and decision points in time
+ * order. Sites follow the kernel reference, sections 1.2 and 2.4.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decisions.h"
+#include "reclaim_replay/replay.h"
+
+#define DEF_PRIORITY 12
+
+struct vec {
+	void *p;
+	size_t n, cap;
+};
+
+static void *vec_push(struct vec *v, size_t elem)
+{
+	if (v->n == v->cap) {
+		size_t ncap = v->cap ? v->cap * 2 : 256;
+		void *np = realloc(v->p, ncap * elem);
+
+		if (!np)
+			return NULL;
+		v->p = np;
+		v->cap = ncap;
+	}
+	return (char *)v->p + elem * v->n++;
+}
+
+static uint32_t task_flags(const struct rr_trace *t, uint32_t task, uint8_t context)
+{
+	uint32_t f = 0;
+
+	if (context == RR_CTX_KSWAPD || (task != RR_NO_TASK && t->tasks[task].is_kswapd))
+		f |= RR_DP_KSWAPD;
+	if (context == RR_CTX_MEMCG || context == RR_CTX_SOFTLIMIT)
+		f |= RR_DP_CGROUP;
+	/* kernel threads: kworkers and friends show as "kworker/..." etc. */
+	if (task != RR_NO_TASK && !(f & RR_DP_KSWAPD) &&
+	    (!strncmp(t->tasks[task].comm, "kworker", 7) ||
+	     !strncmp(t->tasks[task].comm, "kcompactd", 9) ||
+	     !strncmp(t->tasks[task].comm, "khugepaged", 10)))
+		f |= RR_DP_KTHREAD;
+	return f;
+}
+
+/* The event of @task right before event @i, or NULL. */
+static const struct rr_event *previous_of_task(const struct rr_model *m, uint32_t i)
+{
+	const struct rr_trace *t = m->trace;
+	uint32_t task = t->events[i].task;
+	uint32_t lo, hi;
+
+	if (task == RR_NO_TASK)
+		return NULL;
+	lo = m->by_task.off[task];
+	hi = m->by_task.off[task + 1];
+	/* by_task lists the task's events in time order: find i, step back */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (m->by_task.idx[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > m->by_task.off[task] ? &t->events[m->by_task.idx[lo - 1]] : NULL;
+}
+
+/* Map a recorded throttle to the reason and site a policy decides on. */
+static void classify_observed(const struct rr_model *m, const struct rr_throttle *th,
+			      struct rr_dpoint *p)
+{
+	const struct rr_event *prev;
+
+	p->reason = th->reason < RR_REASON_LEGACY_CONGESTION_WAIT ? th->reason :
+		RR_POLICY_REASON_WRITEBACK;
+	switch (th->reason) {
+	case RR_REASON_WRITEBACK:
+		p->site = th->context == RR_CTX_KSWAPD ? RR_SITE_SHRINK_NODE_KSWAPD :
+			th->context == RR_CTX_MEMCG ? RR_SITE_MEMCG_WRITEBACK :
+			th->context == RR_CTX_OTHER ? RR_SITE_DO_WRITEPAGES :
+			RR_SITE_SHRINK_NODE_DIRECT;	/* 5.16-rc's congested path */
+		break;
+	case RR_REASON_ISOLATED:
+		p->site = th->context == RR_CTX_OTHER ? RR_SITE_COMPACTION_ISOLATED :
+			RR_SITE_TOO_MANY_ISOLATED;
+		break;
+	case RR_REASON_NOPROGRESS:
+		p->site = RR_SITE_NO_PROGRESS;
+		break;
+	case RR_REASON_CONGESTED:
+		p->site = RR_SITE_SHRINK_NODE_DIRECT;
+		break;
+	case RR_REASON_LEGACY_WAIT_IFF_CONGESTED:
+		/* shrink_node's non-kswapd wait when LRUVEC_CONGESTED is set */
+		p->reason = RR_POLICY_REASON_CONGESTED;
+		p->site = RR_SITE_SHRINK_NODE_DIRECT;
+		p->flags |= RR_DP_LEGACY_EVENT;
+		break;
+	case RR_REASON_LEGACY_CONGESTION_WAIT:
+	default:
+		/*
+		 * congestion_wait() had several callers (reference 1.2); the
+		 * context and the task's previous event tell them apart.
+		 */
+		p->flags |= RR_DP_LEGACY_EVENT;
+		prev = previous_of_task(m, th->event);
+		if (th->context == RR_CTX_KSWAPD) {
+			p->reason = RR_POLICY_REASON_WRITEBACK;
+			p->site = RR_SITE_SHRINK_NODE_KSWAPD;
+		} else if (prev && prev->type >= RR_EV_COMPACT_ISOLATE_MIGRATE &&
+			   prev->type <= RR_EV_COMPACT_TRY) {
+			p->reason = RR_POLICY_REASON_ISOLATED;
+			p->site = RR_SITE_COMPACTION_ISOLATED;
+		} else if (prev && prev->type == RR_EV_DIRECT_END) {
+			p->reason = RR_POLICY_REASON_NOPROGRESS;	/* should_reclaim_retry */
+			p->site = RR_SITE_NO_PROGRESS;
+		} else if (th->context == RR_CTX_OTHER) {
+			p->reason = RR_POLICY_REASON_WRITEBACK;
+			p->site = RR_SITE_DO_WRITEPAGES;
+		} else {
+			p->reason = RR_POLICY_REASON_WRITEBACK;
+			p->site = RR_SITE_MEMCG_WRITEBACK;	/* force_empty, memcg waits */
+		}
+		break;
+	}
+}
+
+/* Index of the task's last batch whose shrink came at or before @ts. */
+static uint32_t batch_before(const struct rr_model *m, const uint32_t *task_batches,
+			     uint32_t lo, uint32_t hi, uint64_t ts)
+{
+	const struct rr_trace *t = m->trace;
+	uint32_t found = RR_NONE;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		const struct rr_batch *b = &m->batches[task_batches[mid]];
+
+		if (t->events[b->shrink_event].ts <= ts) {
+			found = task_batches[mid];
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return found;
+}
+
+static int add_point(struct vec *pts, const struct rr_dpoint *p)
+{
+	struct rr_dpoint *n = vec_push(pts, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	*n = *p;
+	return 0;
+}
+
+/*
+ * Latent points from a batch: kswapd saw pages under writeback marked for
+ * immediate reclaim (WRITEBACK), a direct pass found every dirty page
+ * congested (CONGESTED), a direct pass made no progress at raised priority
+ * (NOPROGRESS). A batch the recorded kernel followed with a throttle of
+ * the same task already has an observed point.
+ */
+static int latent_points(const struct rr_model *m, uint32_t b_index, int followed,
+			 struct vec *pts)
+{
+	const struct rr_trace *t = m->trace;
+	const struct rr_batch *b = &m->batches[b_index];
+	const struct rr_event *sh;
+	struct rr_dpoint p;
+
+	if (followed || b->shrink_event == RR_NONE)
+		return 0;
+	sh = &t->events[b->shrink_event];
+	if (sh->type != RR_EV_SHRINK_INACTIVE)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.start = p.end = sh->ts;
+	p.task = sh->task;
+	p.throttle = RR_NONE;
+	p.batch = b_index;
+	p.episode = b->episode;
+	p.nid = b->nid;
+	p.flags = task_flags(t, sh->task, b->context);
+	if (b->context == RR_CTX_KSWAPD) {
+		if (!sh->v[RR_V_SI_IMMEDIATE])
+			return 0;
+		p.reason = RR_POLICY_REASON_WRITEBACK;
+		p.site = RR_SITE_SHRINK_NODE_KSWAPD;
+		return add_point(pts, &p);
+	}
+	if (b->context == RR_CTX_OTHER)
+		return 0;
+	if (sh->v[RR_V_SI_DIRTY] && sh->v[RR_V_SI_DIRTY] == sh->v[RR_V_SI_CONGESTED]) {
+		p.reason = RR_POLICY_REASON_CONGESTED;
+		p.site = RR_SITE_SHRINK_NODE_DIRECT;
+		if (add_point(pts, &p))
+			return -ENOMEM;
+	}
+	if (sh->aux < DEF_PRIORITY - 2 &&
+	    (uint64_t)sh->v[RR_V_SI_RECLAIMED] * 8 <= sh->v[RR_V_SI_SCANNED]) {
+		p.reason = RR_POLICY_REASON_NOPROGRESS;
+		p.site = RR_SITE_NO_PROGRESS;
+		return add_point(pts, &p);
+	}
+	return 0;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct rr_item *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	/* at equal times: a begin first, an end last, batches before decisions */
+	return (int)x->kind - (int)y->kind;
+}
+
+static int add_item(struct vec *items, uint64_t ts, uint8_t kind, uint32_t index)
+{
+	struct rr_item *it = vec_push(items, sizeof(*it));
+
+	if (!it)
+		return -ENOMEM;
+	it->ts = ts;
+	it->kind = kind;
+	it->index = index;
+	return 0;
+}
+
+static uint32_t item_task(const struct rr_model *m, const struct rr_decisions *d,
+			  const struct rr_item *it)
+{
+	const struct rr_trace *t = m->trace;
+
+	switch (it->kind) {
+	case RR_ITEM_BATCH: {
+		const struct rr_batch *b = &m->batches[it->index];
+
+		return t->events[b->shrink_event].task;
+	}
+	case RR_ITEM_DECISION:
+		return d->points[it->index].task;
+	default:
+		return m->episodes[it->index].task;
+	}
+}
+
+static int cmp_task_then_item(const void *a, const void *b, void *ctx);
+
+struct sort_ctx {
+	const struct rr_model *m;
+	const struct rr_decisions *d;
+};
+
+static int cmp_task_then_item(const void *a, const void *b, void *ctx)
+{
+	const struct sort_ctx *c = ctx;
+	uint32_t ta = item_task(c->m, c->d, a), tb = item_task(c->m, c->d, b);
+
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return cmp_item(a, b);
+}
+
+static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
+{
+	const struct rr_trace *t = m->trace;
+	struct vec items = { 0 };
+	struct sort_ctx ctx = { m, d };
+
+	for (uint32_t e = 0; e < m->nr_episodes; e++) {
+		const struct rr_episode *ep = &m->episodes[e];
+
+		if (add_item(&items, ep->begin, RR_ITEM_EPISODE_BEGIN, e) ||
+		    add_item(&items, ep->end, RR_ITEM_EPISODE_END, e))
+			goto oom;
+	}
+	for (uint32_t i = 0; i < m->nr_batches; i++) {
+		const struct rr_batch *b = &m->batches[i];
+
+		if (b->shrink_event != RR_NONE &&
+		    add_item(&items, t->events[b->shrink_event].ts, RR_ITEM_BATCH, i))
+			goto oom;
+	}
+	for (uint32_t i = 0; i < d->nr_points; i++)
+		if (add_item(&items, d->points[i].start, RR_ITEM_DECISION, i))
+			goto oom;
+	qsort_r(items.p, items.n, sizeof(struct rr_item), cmp_task_then_item, &ctx);
+	d->items = items.p;
+	d->nr_tasks = (uint32_t)t->nr_tasks;
+	d->task_off = calloc((size_t)d->nr_tasks + 2, sizeof(*d->task_off));
+	if (!d->task_off)
+		return -ENOMEM;
+	for (size_t i = 0; i < items.n; i++) {
+		uint32_t task = item_task(m, d, &d->items[i]);
+
+		if (task < d->nr_tasks)
+			d->task_off[task + 1]++;
+	}
+	for (uint32_t k = 0; k < d->nr_tasks; k++)
+		d->task_off[k + 1] += d->task_off[k];
+	return 0;
+oom:
+	free(items.p);
+	return -ENOMEM;
+}
+
+/*
+ * When did the recorded sleep start? usec_delayed counts jiffies, so
+ * ts - usec_delayed is only right to a jiffy; the task's previous event
+ * (the isolate or shrink before it) is a sharper bound when it lies in
+ * that jiffy. The sleep started right after it.
+ */
+static uint64_t sleep_start(const struct rr_model *m, const struct rr_throttle *th,
+			    uint64_t jiffy_ns)
+{
+	const struct rr_event *prev = previous_of_task(m, th->event);
+	uint64_t lo = th->start > jiffy_ns ? th->start - jiffy_ns : 0;
+
+	if (prev && prev->ts >= lo && prev->ts <= th->start + jiffy_ns && prev->ts < th->end)
+		return prev->ts;
+	return th->start;
+}
+
+int rr_decisions_build(const struct rr_model *m, struct rr_decisions *d)
+{
+	const struct rr_trace *t = m->trace;
+	uint64_t jiffy_ns = 1000000000ULL / rr_model_hz(m, NULL);
+	struct vec pts = { 0 };
+	uint32_t *task_batches = NULL, *tb_off = NULL, *fill = NULL;
+	uint8_t *followed = NULL;
+	int ret = -ENOMEM;
+
+	memset(d, 0, sizeof(*d));
+	/* the batches of each task in shrink order, to find "the batch before" */
+	tb_off = calloc(t->nr_tasks + 2, sizeof(*tb_off));
+	task_batches = malloc(((size_t)m->nr_batches + 1) * sizeof(*task_batches));
+	fill = calloc(t->nr_tasks + 1, sizeof(*fill));
+	followed = calloc((size_t)m->nr_batches + 1, 1);
+	if (!tb_off || !task_batches || !fill || !followed)
+		goto out;
+	for (uint32_t i = 0; i < m->nr_batches; i++)
+		if (m->batches[i].shrink_event != RR_NONE)
+			tb_off[t->events[m->batches[i].shrink_event].task + 1]++;
+	for (size_t k = 0; k < t->nr_tasks; k++)
+		tb_off[k + 1] += tb_off[k];
+	/* batches are stored in shrink order, so each task's list is sorted */
+	for (uint32_t i = 0; i < m->nr_batches; i++) {
+		uint32_t task;
+
+		if (m->batches[i].shrink_event == RR_NONE)
+			continue;
+		task = t->events[m->batches[i].shrink_event].task;
+		task_batches[tb_off[task] + fill[task]++] = i;
+	}
+
+	for (uint32_t k = 0; k < m->nr_throttles; k++) {
+		const struct rr_throttle *th = &m->throttles[k];
+		struct rr_dpoint p;
+
+		if (th->task == RR_NO_TASK || th->reason >= RR_NR_REASONS)
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.start = sleep_start(m, th, jiffy_ns);
+		p.end = th->end;
+		p.task = th->task;
+		p.throttle = k;
+		p.episode = th->episode;
+		p.nid = th->nid;
+		p.flags = RR_DP_OBSERVED | task_flags(t, th->task, th->context);
+		p.recorded_timeout_ns = (uint64_t)th->usec_timeout * 1000;
+		p.recorded_delayed_ns = (uint64_t)th->usec_delayed * 1000;
+		p.batch = batch_before(m, task_batches, tb_off[th->task], tb_off[th->task + 1],
+				       th->end);
+		if (p.batch != RR_NONE)
+			followed[p.batch] = 1;
+		classify_observed(m, th, &p);
+		if (add_point(&pts, &p))
+			goto out;
+		d->nr_observed++;
+	}
+	for (uint32_t i = 0; i < m->nr_batches; i++) {
+		size_t before = pts.n;
+
+		if (latent_points(m, i, followed[i], &pts))
+			goto out;
+		d->nr_latent += (uint32_t)(pts.n - before);
+	}
+	d->points = pts.p;
+	d->nr_points = (uint32_t)pts.n;
+	pts.p = NULL;
+	ret = lay_out_items(m, d);
+out:
+	free(pts.p);
+	free(task_batches);
+	free(tb_off);
+	free(fill);
+	free(followed);
+	if (ret)
+		rr_decisions_release(d);
+	return ret;
+}
+
+void rr_decisions_release(struct rr_decisions *d)
+{
+	free(d->points);
+	free(d->items);
+	free(d->task_off);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,825 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The replay engine: a discrete-event simulation of every task's timeline
+ * under one policy. Each task runs on its own clock (recorded time plus a
+ * shift); a sleep the policy makes longer shifts the task's later events
+ * later, a shorter one earlier. Node curves do not move (docs/model.md).
+ * Tasks advance in order of their replayed time, so the simulated
+ * WRITEBACK waiters of a node see each other's arrivals and departures.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curves.h"
+#include "decisions.h"
+#include "reclaim_replay/replay.h"
+
+#define MIN_NEED_PAGES 32		/* SWAP_CLUSTER_MAX */
+#define DEFAULT_BATCH_NS 100000ULL	/* a retry's length when the task has no batch yet */
+#define MAX_RETRIES_PER_SLEEP 100000
+#define MAX_EXTRA_BATCHES 64
+
+struct heap_entry {
+	uint64_t key;
+	uint32_t task;
+	uint32_t version;
+};
+
+struct heap {
+	struct heap_entry *e;
+	size_t n, cap;
+};
+
+enum task_state { TASK_RUNNING, TASK_SLEEPING, TASK_DONE };
+
+struct sleep_ctx {
+	uint32_t point;		/* decision point index */
+	uint64_t start;		/* replayed sleep start */
+	uint64_t resume_rec;	/* recorded resume on the replayed clock (c) */
+	uint64_t deadline;	/* start + timeout */
+	uint64_t extra_ns;
+	struct rr_verdict verdict;
+	uint32_t retries;	/* sleeping again inside a retry loop */
+};
+
+struct task_run {
+	uint32_t cursor, end;	/* items[cursor..end) still to walk */
+	int64_t shift;
+	uint32_t version;
+	uint8_t state;
+	uint32_t episode;	/* open episode, RR_NONE if none */
+	uint64_t last_batch_ns;	/* length and size of the task's last batch */
+	uint32_t last_batch_scanned;
+	struct sleep_ctx sleep;
+};
+
+struct episode_run {
+	uint64_t begin;		/* replayed */
+	uint64_t ended_at;	/* replayed end once its need was met early, else 0 */
+	uint64_t reclaimed;
+	uint64_t need;
+	uint8_t diverged;
+	uint8_t open;
+};
+
+struct wb_queue {
+	uint32_t *task;
+	size_t n, cap;
+	uint64_t start_written;
+	uint64_t wake_at;
+	uint32_t pages_per_waiter;
+};
+
+struct engine {
+	const struct rr_model *m;
+	const struct rr_trace *t;
+	const struct rr_curves *c;
+	const struct rr_policy_instance *pol;
+	struct rr_decisions d;
+	struct task_run *tasks;
+	struct episode_run *eps;
+	struct wb_queue *wbq;
+	struct heap heap;
+	struct rr_replay_result *out;
+	uint32_t hz;
+	int pinned;		/* tasks resume at their recorded times */
+	uint64_t **stall_ns;	/* per node: completed stall episode lengths */
+	size_t *nr_stall, *cap_stall;
+	int error;
+};
+
+static int heap_push(struct heap *h, uint64_t key, uint32_t task, uint32_t version)
+{
+	size_t i;
+
+	if (h->n == h->cap) {
+		size_t ncap = h->cap ? h->cap * 2 : 256;
+		struct heap_entry *ne = realloc(h->e, ncap * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		h->e = ne;
+		h->cap = ncap;
+	}
+	i = h->n++;
+	while (i) {
+		size_t parent = (i - 1) / 2;
+
+		if (h->e[parent].key < key || (h->e[parent].key == key && h->e[parent].task <= task))
+			break;
+		h->e[i] = h->e[parent];
+		i = parent;
+	}
+	h->e[i] = (struct heap_entry){ key, task, version };
+	return 0;
+}
+
+static struct heap_entry heap_pop(struct heap *h)
+{
+	struct heap_entry top = h->e[0], last = h->e[--h->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		const struct heap_entry *best = &last;
+
+		if (l < h->n && (h->e[l].key < best->key ||
+				 (h->e[l].key == best->key && h->e[l].task < best->task))) {
+			m = l;
+			best = &h->e[l];
+		}
+		if (r < h->n && (h->e[r].key < best->key ||
+				 (h->e[r].key == best->key && h->e[r].task < best->task)))
+			m = r;
+		if (m == i)
+			break;
+		h->e[i] = h->e[m];
+		i = m;
+	}
+	if (h->n)
+		h->e[i] = last;
+	return top;
+}
+
+static uint64_t add_shift(uint64_t ts, int64_t shift)
+{
+	int64_t v = (int64_t)ts + shift;
+
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
+static struct rr_replay_node *node_of(struct engine *g, int nid)
+{
+	if (nid < 0 || nid >= g->out->nr_nodes)
+		nid = 0;
+	return &g->out->nodes[nid];
+}
+
+static void account_batch(struct engine *g, int nid, uint64_t scanned, uint64_t reclaimed)
+{
+	struct rr_replay_node *n = node_of(g, nid);
+
+	n->scanned += scanned;
+	n->reclaimed += reclaimed;
+	n->batches++;
+	if (reclaimed * 8 <= scanned)
+		n->unproductive_batches++;
+}
+
+static uint32_t episode_need(const struct engine *g, uint32_t e)
+{
+	const struct rr_episode *ep = &g->m->episodes[e];
+	uint64_t need = ep->nr_reclaimed_end;
+
+	return (uint32_t)(need < MIN_NEED_PAGES ? MIN_NEED_PAGES : need);
+}
+
+/* Efficiency of the node around @t in ppm, or @fallback when unknown. */
+static uint64_t efficiency(const struct engine *g, int nid, uint64_t t, uint64_t fallback)
+{
+	int64_t e;
+
+	if (nid < 0 || nid >= g->c->nr_nodes)
+		return fallback;
+	e = rr_curve_efficiency_ppm(&g->c->node[nid], t);
+	return e < 0 ? fallback : (uint64_t)e;
+}
+
+static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now,
+		       struct rr_decision_point *dp)
+{
+	const struct rr_trace *t = g->t;
+	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
+	const struct rr_node_curves *nc = &g->c->node[nid];
+	const struct rr_counter_sample *s = rr_curve_sample_at(nc, now);
+	int64_t eff = rr_curve_efficiency_ppm(nc, now);
+
+	memset(dp, 0, sizeof(*dp));
+	dp->size = sizeof(*dp);
+	dp->reason = p->reason;
+	dp->site = p->site;
+	dp->flags = p->flags;
+	dp->nid = p->nid;
+	dp->pid = p->task != RR_NO_TASK ? t->tasks[p->task].pid : 0;
+	dp->now_ns = now;
+	dp->hz = g->hz;
+	dp->priority = -1;
+	dp->recorded_timeout_ns = p->recorded_timeout_ns;
+	dp->recorded_delayed_ns = p->recorded_delayed_ns;
+	if (p->batch != RR_NONE) {
+		const struct rr_event *sh = &t->events[g->m->batches[p->batch].shrink_event];
+
+		if (sh->type == RR_EV_SHRINK_INACTIVE) {
+			dp->priority = sh->aux;
+			dp->batch_scanned = sh->v[RR_V_SI_SCANNED];
+			dp->batch_reclaimed = sh->v[RR_V_SI_RECLAIMED];
+			dp->batch_dirty = sh->v[RR_V_SI_DIRTY];
+			dp->batch_congested = sh->v[RR_V_SI_CONGESTED];
+			dp->batch_writeback = sh->v[RR_V_SI_WRITEBACK];
+			dp->batch_immediate = sh->v[RR_V_SI_IMMEDIATE];
+		}
+	}
+	if (p->episode != RR_NONE) {
+		dp->episode_reclaimed = g->eps[p->episode].reclaimed;
+		/* the first node of the zonelist is the node the task reclaims first */
+		if (g->m->episodes[p->episode].nid == p->nid)
+			dp->flags |= RR_DP_FIRST_NODE;
+	} else {
+		dp->flags |= RR_DP_FIRST_NODE;
+	}
+	if (s) {
+		dp->flags |= RR_DP_NODE_SAMPLED;
+		dp->node_isolated = s->value[RR_C_NR_ISOLATED_ANON] + s->value[RR_C_NR_ISOLATED_FILE];
+		dp->node_inactive = s->value[RR_C_NR_INACTIVE_ANON] + s->value[RR_C_NR_INACTIVE_FILE];
+		dp->node_write_pending = s->value[RR_C_NR_DIRTY] + s->value[RR_C_NR_WRITEBACK];
+		dp->node_reclaimable = s->value[RR_C_NR_INACTIVE_FILE] + s->value[RR_C_NR_ACTIVE_FILE];
+	}
+	dp->node_efficiency_ppm = eff < 0 ? 0 : (uint32_t)eff;
+	dp->device_inflight = rr_curve_inflight_at(g->c, now);
+	if (p->nid >= 0 && p->nid < g->out->nr_nodes)
+		dp->waiters[RR_POLICY_REASON_WRITEBACK] = (uint32_t)g->wbq[p->nid].n;
+}
+
+/* Wake time of a sleep whose wake does not depend on other waiters. */
+static uint64_t independent_wake(struct engine *g, const struct rr_dpoint *p, uint32_t task,
+				 const struct rr_verdict *v, uint64_t start, uint64_t deadline)
+{
+	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
+	const struct rr_node_curves *nc = &g->c->node[nid];
+	uint64_t w = UINT64_MAX;
+
+	switch (v->wake) {
+	case RR_WAKE_RECORDED:
+		/* exactly the recorded resume: the identity replay */
+		if (p->flags & RR_DP_OBSERVED)
+			w = g->tasks[task].sleep.resume_rec;
+		break;
+	case RR_WAKE_ISOLATED:
+		w = rr_curve_next_isolation_pass(nc, start, task);
+		break;
+	case RR_WAKE_PROGRESS:
+		w = rr_curve_next_progress(nc, start, task, v->wake_efficiency_ppm);
+		break;
+	case RR_WAKE_UNCONGESTED:
+		w = rr_curve_uncongested_after(g->c, start, v->congestion_off);
+		break;
+	case RR_WAKE_WRITEBACK: {
+		/* a waiter asked again inside a retry loop joins the queue as is */
+		const struct wb_queue *q = &g->wbq[nid];
+		uint64_t base = q->n ? q->start_written : rr_curve_written_at(nc, start);
+
+		w = rr_curve_written_exceeds(nc, start, base + (uint64_t)v->pages_per_waiter *
+					     (q->n + 1));
+		break;
+	}
+	default:
+		break;
+	}
+	return w < deadline ? w : deadline;
+}
+
+static void count_sleep(struct engine *g, const struct rr_dpoint *p, uint64_t slept,
+			int timed_out)
+{
+	struct rr_replay_node *n = node_of(g, p->nid);
+	struct rr_sleep_stats *s = (p->flags & RR_DP_KSWAPD) ? &n->kswapd_sleeps[p->reason] :
+		&n->sleeps[p->reason];
+
+	s->count++;
+	s->sleep_ns += slept;
+	if (timed_out)
+		s->timed_out++;
+	else
+		s->woken++;
+}
+
+static int ask_policy(struct engine *g, const struct rr_dpoint *p, uint64_t now, int retry,
+		      struct rr_verdict *v)
+{
+	struct rr_decision_point dp;
+	int ret;
+
+	fill_point(g, p, now, &dp);
+	if (retry)
+		dp.flags |= RR_DP_RETRY;
+	memset(v, 0, sizeof(*v));
+	ret = g->pol->ops->decide(g->pol->priv, &dp, v);
+	if (ret)
+		return ret;
+	if (v->sleep && p->reason > RR_POLICY_REASON_CONGESTED)
+		v->sleep = 0;
+	return 0;
+}
+
+/* The episode got what it needed at @t: its remaining batches are dropped. */
+static void end_episode_early(struct engine *g, uint32_t e, uint64_t t)
+{
+	if (e != RR_NONE && !g->eps[e].ended_at)
+		g->eps[e].ended_at = t ? t : 1;
+}
+
+/* A batch the task runs again because it was released early, or to make
+ * up pages it lost by running late; outcome at the node's efficiency then. */
+static void synthetic_batch(struct engine *g, struct task_run *tr, int nid, uint64_t *t,
+			    uint64_t fallback_ppm)
+{
+	uint64_t scanned = tr->last_batch_scanned ? tr->last_batch_scanned : MIN_NEED_PAGES;
+	uint64_t len = tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS;
+	uint64_t reclaimed = scanned * efficiency(g, nid, *t, fallback_ppm) / 1000000;
+
+	account_batch(g, nid, scanned, reclaimed);
+	*t += len;
+	if (tr->episode != RR_NONE) {
+		struct episode_run *er = &g->eps[tr->episode];
+
+		er->reclaimed += reclaimed;
+		er->diverged = 1;
+		if (er->reclaimed >= er->need)
+			end_episode_early(g, tr->episode, *t);
+	}
+}
+
+/*
+ * The sleep of task @k ended at @w. Released before the recorded resume, it
+ * goes back to reclaim while the condition persists: retry batches, asking
+ * the policy again after each. Released later, its later events move later.
+ */
+static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
+{
+	struct task_run *tr = &g->tasks[k];
+	struct sleep_ctx *sc = &tr->sleep;
+	const struct rr_dpoint *p = &g->d.points[sc->point];
+	uint64_t t = w + sc->extra_ns, c = sc->resume_rec;
+	uint32_t guard = 0;
+
+	uint64_t slept = t - sc->start;
+
+	/* the recorded sleep is counted as the kernel counted it */
+	if (sc->verdict.sleep && sc->verdict.wake == RR_WAKE_RECORDED)
+		slept = p->recorded_delayed_ns;
+	if (sc->verdict.sleep)
+		count_sleep(g, p, slept, sc->verdict.wake == RR_WAKE_RECORDED ?
+			    p->recorded_delayed_ns >= p->recorded_timeout_ns : w >= sc->deadline);
+	if (g->out->observed && p->throttle != RR_NONE) {
+		struct rr_replayed_throttle *o = &g->out->observed[p->throttle];
+
+		o->slept = sc->verdict.sleep != 0;
+		o->sleep_ns = sc->verdict.sleep ? slept : 0;
+		o->timeout_ns = sc->verdict.timeout_ns;
+	}
+	if (g->pinned)
+		t = c;
+	while (t < c && guard++ < MAX_RETRIES_PER_SLEEP) {
+		struct rr_verdict v;
+		uint64_t deadline, w2;
+		int ret;
+
+		if (tr->episode != RR_NONE && g->eps[tr->episode].ended_at)
+			break;
+		synthetic_batch(g, tr, p->nid, &t, 0);
+		node_of(g, p->nid)->retry_batches++;
+		if (t >= c || (tr->episode != RR_NONE && g->eps[tr->episode].ended_at))
+			break;
+		ret = ask_policy(g, p, t, 1, &v);
+		if (ret)
+			return ret;
+		if (!v.sleep)
+			continue;
+		deadline = t + v.timeout_ns;
+		w2 = independent_wake(g, p, k, &v, t, deadline);
+		count_sleep(g, p, w2 + v.extra_ns - t, w2 >= deadline);
+		t = w2 + v.extra_ns;
+	}
+	if (tr->episode != RR_NONE && t != c)
+		g->eps[tr->episode].diverged = 1;
+	tr->shift += (int64_t)t - (int64_t)c;
+	tr->state = TASK_RUNNING;
+	return 0;
+}
+
+static int wbq_add(struct wb_queue *q, uint32_t k)
+{
+	if (q->n == q->cap) {
+		size_t ncap = q->cap ? q->cap * 2 : 8;
+		uint32_t *nt = realloc(q->task, ncap * sizeof(*nt));
+
+		if (!nt)
+			return -ENOMEM;
+		q->task = nt;
+		q->cap = ncap;
+	}
+	q->task[q->n++] = k;
+	return 0;
+}
+
+/* Re-time a node's WRITEBACK queue after an arrival or departure at @now. */
+static int wbq_rekey(struct engine *g, int nid, uint64_t now)
+{
+	struct wb_queue *q = &g->wbq[nid];
+	const struct rr_node_curves *nc = &g->c->node[nid];
+
+	if (!q->n)
+		return 0;
+	q->wake_at = rr_curve_written_exceeds(nc, now, q->start_written +
+					      (uint64_t)q->pages_per_waiter * q->n);
+	for (size_t i = 0; i < q->n; i++) {
+		struct task_run *tr = &g->tasks[q->task[i]];
+		uint64_t key = q->wake_at < tr->sleep.deadline ? q->wake_at : tr->sleep.deadline;
+
+		tr->version++;
+		if (heap_push(&g->heap, key, q->task[i], tr->version))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A WRITEBACK waiter's heap entry fired at @now: all wake, or it timed out. */
+static int wbq_fire(struct engine *g, uint32_t k, uint64_t now)
+{
+	const struct rr_dpoint *p = &g->d.points[g->tasks[k].sleep.point];
+	int nid = p->nid >= 0 && p->nid < g->out->nr_nodes ? p->nid : 0;
+	struct wb_queue *q = &g->wbq[nid];
+	int ret;
+
+	if (now >= q->wake_at) {
+		/* wake_up() on the queue: every waiter runs again */
+		size_t n = q->n;
+		uint32_t *woken = malloc((n ? n : 1) * sizeof(*woken));
+
+		if (!woken)
+			return -ENOMEM;
+		memcpy(woken, q->task, n * sizeof(*woken));
+		q->n = 0;
+		for (size_t i = 0; i < n; i++) {
+			g->tasks[woken[i]].version++;
+			ret = finish_sleep(g, woken[i], now);
+			if (!ret && woken[i] != k)
+				ret = heap_push(&g->heap, now, woken[i], g->tasks[woken[i]].version);
+			if (ret) {
+				free(woken);
+				return ret;
+			}
+		}
+		free(woken);
+		return 0;
+	}
+	/* timed out: it leaves, the threshold for the others drops */
+	for (size_t i = 0; i < q->n; i++) {
+		if (q->task[i] == k) {
+			q->task[i] = q->task[--q->n];
+			break;
+		}
+	}
+	g->tasks[k].version++;
+	ret = finish_sleep(g, k, now);
+	return ret ? ret : wbq_rekey(g, nid, now);
+}
+
+static int start_sleep(struct engine *g, uint32_t k, uint32_t point, uint64_t s)
+{
+	struct task_run *tr = &g->tasks[k];
+	struct sleep_ctx *sc = &tr->sleep;
+	const struct rr_dpoint *p = &g->d.points[point];
+	int nid = p->nid >= 0 && p->nid < g->out->nr_nodes ? p->nid : 0;
+	int ret;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->point = point;
+	sc->start = s;
+	/* the recorded kernel resumed at p->end; latent points resumed at once */
+	sc->resume_rec = add_shift(p->end, tr->shift);
+	ret = ask_policy(g, p, s, 0, &sc->verdict);
+	if (ret)
+		return ret;
+	if (!sc->verdict.sleep)
+		return finish_sleep(g, k, s);
+	sc->deadline = s + sc->verdict.timeout_ns;
+	sc->extra_ns = sc->verdict.extra_ns;
+	tr->state = TASK_SLEEPING;
+	tr->version++;
+	if (sc->verdict.wake == RR_WAKE_WRITEBACK) {
+		struct wb_queue *q = &g->wbq[nid];
+
+		if (!q->n)
+			q->start_written = rr_curve_written_at(&g->c->node[nid], s);
+		q->pages_per_waiter = sc->verdict.pages_per_waiter;
+		if (wbq_add(q, k))
+			return -ENOMEM;
+		return wbq_rekey(g, nid, s);
+	}
+	return heap_push(&g->heap, independent_wake(g, p, k, &sc->verdict, s, sc->deadline),
+			 k, tr->version);
+}
+
+static int record_stall(struct engine *g, int nid, uint64_t len)
+{
+	size_t n;
+
+	if (nid < 0 || nid >= g->out->nr_nodes)
+		nid = 0;
+	n = (size_t)nid;
+	if (g->nr_stall[n] == g->cap_stall[n]) {
+		size_t ncap = g->cap_stall[n] ? g->cap_stall[n] * 2 : 256;
+		uint64_t *p = realloc(g->stall_ns[n], ncap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		g->stall_ns[n] = p;
+		g->cap_stall[n] = ncap;
+	}
+	g->stall_ns[n][g->nr_stall[n]++] = len;
+	return 0;
+}
+
+static int is_stall_kind(uint8_t kind)
+{
+	return kind == RR_CTX_DIRECT || kind == RR_CTX_MEMCG || kind == RR_CTX_NODE;
+}
+
+static int episode_end(struct engine *g, struct task_run *tr, uint32_t e)
+{
+	const struct rr_episode *ep = &g->m->episodes[e];
+	struct episode_run *er = &g->eps[e];
+	uint64_t end = add_shift(ep->end, tr->shift);
+
+	if (er->ended_at) {
+		/* later events of the task follow the early end */
+		tr->shift = (int64_t)er->ended_at - (int64_t)ep->end;
+		end = er->ended_at;
+	} else if (er->diverged && er->reclaimed < er->need &&
+		   ep->nr_reclaimed_end >= er->need) {
+		/* running late cost it pages it got in the recording: make up */
+		uint64_t t = end;
+
+		for (int i = 0; i < MAX_EXTRA_BATCHES && er->reclaimed < er->need; i++) {
+			synthetic_batch(g, tr, ep->nid, &t, 0);
+			node_of(g, ep->nid)->extra_batches++;
+		}
+		tr->shift += (int64_t)(t - end);
+		end = t;
+	}
+	if (tr->episode == e)
+		tr->episode = RR_NONE;
+	if (er->open || !is_stall_kind(ep->kind))
+		return 0;
+	return record_stall(g, ep->nid, end > er->begin ? end - er->begin : 0);
+}
+
+static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
+{
+	const struct rr_batch *b = &g->m->batches[b_index];
+	const struct rr_event *sh = &g->t->events[b->shrink_event];
+	uint64_t scanned, reclaimed;
+	struct episode_run *er = b->episode != RR_NONE ? &g->eps[b->episode] : NULL;
+
+	if (b->isolate_event != RR_NONE) {
+		tr->last_batch_ns = sh->ts - g->t->events[b->isolate_event].ts;
+		if (!tr->last_batch_ns)
+			tr->last_batch_ns = 1000;
+	}
+	if (sh->type != RR_EV_SHRINK_INACTIVE)
+		return;
+	scanned = sh->v[RR_V_SI_SCANNED];
+	reclaimed = sh->v[RR_V_SI_RECLAIMED];
+	tr->last_batch_scanned = (uint32_t)scanned;
+	if (er && er->ended_at) {
+		node_of(g, b->nid)->dropped_batches++;
+		return;
+	}
+	if (er && er->diverged && tr->shift) {
+		/* the batch runs at another time: rescale by the node's efficiency */
+		uint64_t then = efficiency(g, b->nid, sh->ts, 0);
+		uint64_t now = efficiency(g, b->nid, add_shift(sh->ts, tr->shift), then);
+
+		if (then) {
+			reclaimed = reclaimed * now / then;
+			if (reclaimed > scanned)
+				reclaimed = scanned;
+		}
+	}
+	account_batch(g, b->nid, scanned, reclaimed);
+	if (er) {
+		er->reclaimed += reclaimed;
+		if (er->diverged && er->reclaimed >= er->need)
+			end_episode_early(g, b->episode, add_shift(sh->ts, tr->shift));
+	}
+}
+
+/* Walk task @k's items until it sleeps or its next item lies after others'. */
+static int run_task(struct engine *g, uint32_t k)
+{
+	struct task_run *tr = &g->tasks[k];
+
+	while (tr->cursor < tr->end) {
+		const struct rr_item *it = &g->d.items[tr->cursor];
+		uint64_t at = add_shift(it->ts, tr->shift);
+
+		/* yield to any task whose next step comes first */
+		if (g->heap.n && g->heap.e[0].key < at)
+			return heap_push(&g->heap, at, k, tr->version);
+		tr->cursor++;
+		switch (it->kind) {
+		case RR_ITEM_EPISODE_BEGIN: {
+			const struct rr_episode *ep = &g->m->episodes[it->index];
+			struct episode_run *er = &g->eps[it->index];
+
+			er->begin = at;
+			er->need = episode_need(g, it->index);
+			er->open = (ep->flags & (RR_EPF_OPEN_AT_START | RR_EPF_OPEN_AT_END |
+						 RR_EPF_CUT_BY_LOSS)) != 0;
+			if (ep->kind != RR_CTX_SOFTLIMIT || tr->episode == RR_NONE)
+				tr->episode = it->index;
+			break;
+		}
+		case RR_ITEM_BATCH:
+			batch_item(g, tr, it->index);
+			break;
+		case RR_ITEM_DECISION: {
+			const struct rr_dpoint *p = &g->d.points[it->index];
+			struct rr_replay_node *n = node_of(g, p->nid);
+
+			if (p->episode != RR_NONE && g->eps[p->episode].ended_at)
+				break;	/* the episode is over: its throttles never happen */
+			if (p->flags & RR_DP_OBSERVED)
+				n->decisions_observed++;
+			else
+				n->decisions_latent++;
+			{
+				int ret = start_sleep(g, k, it->index, at);
+
+				if (ret)
+					return ret;
+			}
+			if (tr->state == TASK_SLEEPING)
+				return 0;
+			break;
+		}
+		case RR_ITEM_EPISODE_END: {
+			int ret = episode_end(g, tr, it->index);
+
+			if (ret)
+				return ret;
+			break;
+		}
+		}
+	}
+	tr->state = TASK_DONE;
+	return 0;
+}
+
+static int engine_init(struct engine *g, const struct rr_model *m, const struct rr_curves *c,
+		       const struct rr_policy_instance *pol, struct rr_replay_result *out)
+{
+	size_t nn;
+
+	memset(g, 0, sizeof(*g));
+	g->m = m;
+	g->t = m->trace;
+	g->c = c;
+	g->pol = pol;
+	g->out = out;
+	g->hz = rr_model_hz(m, NULL);
+	if (rr_decisions_build(m, &g->d))
+		return -ENOMEM;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->policy, sizeof(out->policy), "%s", pol->label);
+	out->nr_nodes = c->nr_nodes;
+	out->sampled = c->sampled;
+	out->hz = g->hz;
+	nn = (size_t)c->nr_nodes;
+	out->nodes = calloc(nn, sizeof(*out->nodes));
+	out->nr_observed = m->nr_throttles;
+	out->observed = calloc((size_t)m->nr_throttles + 1, sizeof(*out->observed));
+	g->tasks = calloc(g->t->nr_tasks + 1, sizeof(*g->tasks));
+	g->eps = calloc((size_t)m->nr_episodes + 1, sizeof(*g->eps));
+	g->wbq = calloc(nn, sizeof(*g->wbq));
+	g->stall_ns = calloc(nn, sizeof(*g->stall_ns));
+	g->nr_stall = calloc(nn, sizeof(*g->nr_stall));
+	g->cap_stall = calloc(nn, sizeof(*g->cap_stall));
+	if (!out->nodes || !out->observed || !g->tasks || !g->eps || !g->wbq || !g->stall_ns ||
+	    !g->nr_stall || !g->cap_stall)
+		return -ENOMEM;
+	for (size_t n = 0; n < nn; n++)
+		out->nodes[n].nid = (int)n;
+	for (uint32_t i = 0; i < m->nr_throttles; i++)
+		out->observed[i].throttle = i;
+	for (uint32_t k = 0; k < g->d.nr_tasks; k++) {
+		g->tasks[k].cursor = g->d.task_off[k];
+		g->tasks[k].end = g->d.task_off[k + 1];
+		g->tasks[k].episode = RR_NONE;
+	}
+	return 0;
+}
+
+static void engine_release(struct engine *g)
+{
+	for (int n = 0; g->wbq && n < g->out->nr_nodes; n++)
+		free(g->wbq[n].task);
+	for (int n = 0; g->stall_ns && n < g->out->nr_nodes; n++)
+		free(g->stall_ns[n]);
+	free(g->wbq);
+	free(g->stall_ns);
+	free(g->nr_stall);
+	free(g->cap_stall);
+	free(g->tasks);
+	free(g->eps);
+	free(g->heap.e);
+	rr_decisions_release(&g->d);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t pct(const uint64_t *v, size_t n, unsigned p)
+{
+	size_t rank = (n * p + 99) / 100;
+
+	return n ? v[rank ? rank - 1 : 0] : 0;
+}
+
+static void finish_metrics(struct engine *g)
+{
+	for (int n = 0; n < g->out->nr_nodes; n++) {
+		struct rr_replay_node *rn = &g->out->nodes[n];
+		uint64_t *v = g->stall_ns[n];
+		size_t cnt = g->nr_stall[n];
+
+		if (cnt)
+			qsort(v, cnt, sizeof(*v), cmp_u64);
+		rn->stall.count = cnt;
+		for (size_t i = 0; i < cnt; i++)
+			rn->stall.total_ns += v[i];
+		rn->stall.p50_ns = pct(v, cnt, 50);
+		rn->stall.p90_ns = pct(v, cnt, 90);
+		rn->stall.p99_ns = pct(v, cnt, 99);
+		rn->stall.max_ns = cnt ? v[cnt - 1] : 0;
+		rn->stall_ns = rn->stall.total_ns;
+		rn->wasted = rn->scanned > rn->reclaimed ? rn->scanned - rn->reclaimed : 0;
+	}
+}
+
+static int replay(const struct rr_model *m, const struct rr_curves *c,
+		  const struct rr_policy_instance *pol, struct rr_replay_result *out, int pinned)
+{
+	struct engine g;
+	int ret = engine_init(&g, m, c, pol, out);
+
+	g.pinned = pinned;
+	if (ret)
+		goto out;
+	for (uint32_t k = 0; k < g.d.nr_tasks; k++) {
+		if (g.tasks[k].cursor < g.tasks[k].end &&
+		    (ret = heap_push(&g.heap, g.d.items[g.tasks[k].cursor].ts, k, 0)))
+			goto out;
+	}
+	while (g.heap.n) {
+		struct heap_entry e = heap_pop(&g.heap);
+		struct task_run *tr = &g.tasks[e.task];
+
+		if (e.version != tr->version || tr->state == TASK_DONE)
+			continue;
+		if (tr->state == TASK_SLEEPING) {
+			if (tr->sleep.verdict.wake == RR_WAKE_WRITEBACK)
+				ret = wbq_fire(&g, e.task, e.key);
+			else
+				ret = finish_sleep(&g, e.task, e.key);
+			if (ret)
+				goto out;
+		}
+		ret = run_task(&g, e.task);
+		if (ret)
+			goto out;
+	}
+	finish_metrics(&g);
+out:
+	engine_release(&g);
+	if (ret)
+		rr_replay_result_release(out);
+	return ret;
+}
+
+int rr_replay(const struct rr_model *m, const struct rr_curves *c,
+	      const struct rr_policy_instance *pol, struct rr_replay_result *out)
+{
+	return replay(m, c, pol, out, 0);
+}
+
+int rr_replay_pinned(const struct rr_model *m, const struct rr_curves *c,
+		     const struct rr_policy_instance *pol, struct rr_replay_result *out)
+{
+	return replay(m, c, pol, out, 1);
+}
+
+void rr_replay_result_release(struct rr_replay_result *r)
+{
+	free(r->nodes);
+	free(r->observed);
+	r->nodes = NULL;
+	r->observed = NULL;
+}
