@@ -18,6 +18,7 @@ struct rr_cli {
 	int quiet;
 	const char *output;	/* -o FILE, else stdout */
 	FILE *out;
+	void *user;		/* a command's own state for callbacks */
 };
 
 /* Loaded inputs: traces and their models, decoded once. */
@@ -61,5 +62,10 @@ int rr_cli_finish_output(struct rr_cli *cli, int code);
 void rr_cli_json_error(struct rr_cli *cli, const char *msg);
 
 int cmd_stats(int argc, char **argv, struct rr_cli *cli);
+int cmd_replay(int argc, char **argv, struct rr_cli *cli);
+int cmd_validate(int argc, char **argv, struct rr_cli *cli);
+int cmd_policies(int argc, char **argv, struct rr_cli *cli);
+int cmd_record(int argc, char **argv, struct rr_cli *cli);
+int cmd_live(int argc, char **argv, struct rr_cli *cli);
 
 #endif

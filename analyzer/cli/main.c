@@ -20,6 +20,11 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "stats", cmd_stats, "what reclaim did on each NUMA node of a recording" },
+	{ "replay", cmd_replay, "stall and wasted scanning per node under throttle policies" },
+	{ "validate", cmd_validate, "how well the replay model reproduces a recording" },
+	{ "policies", cmd_policies, "list the built-in throttle policies" },
+	{ "record", cmd_record, "record a replay-grade trace.dat through a tracing instance" },
+	{ "live", cmd_live, "rolling per-node reclaim figures from a live tracing instance" },
 };
 
 static char last_error[1024];

@@ -166,9 +166,8 @@ static int add_point(struct vec *pts, const struct rr_dpoint *p)
 /*
  * Latent points from a batch: kswapd saw pages under writeback marked for
  * immediate reclaim (WRITEBACK), a direct pass found every dirty page
- * congested (CONGESTED), a direct pass made no progress at raised priority
- * (NOPROGRESS). A batch the recorded kernel followed with a throttle of
- * the same task already has an observed point.
+ * congested (CONGESTED). A batch the recorded kernel followed with a
+ * throttle of the same task already has an observed point.
  */
 static int latent_points(const struct rr_model *m, uint32_t b_index, int followed,
 			 struct vec *pts)
@@ -203,14 +202,61 @@ static int latent_points(const struct rr_model *m, uint32_t b_index, int followe
 	if (sh->v[RR_V_SI_DIRTY] && sh->v[RR_V_SI_DIRTY] == sh->v[RR_V_SI_CONGESTED]) {
 		p.reason = RR_POLICY_REASON_CONGESTED;
 		p.site = RR_SITE_SHRINK_NODE_DIRECT;
-		if (add_point(pts, &p))
-			return -ENOMEM;
-	}
-	if (sh->aux < DEF_PRIORITY - 2 &&
-	    (uint64_t)sh->v[RR_V_SI_RECLAIMED] * 8 <= sh->v[RR_V_SI_SCANNED]) {
-		p.reason = RR_POLICY_REASON_NOPROGRESS;
-		p.site = RR_SITE_NO_PROGRESS;
 		return add_point(pts, &p);
+	}
+	return 0;
+}
+
+/*
+ * consider_reclaim_throttle() runs once per priority pass of direct (and,
+ * in 5.16-rc, cgroup) reclaim: the pass made no progress when what the
+ * episode reclaimed so far is at most an eighth of what this priority
+ * scanned. A pass is the run of a task's batches at one priority in one
+ * episode; its point sits after its last batch.
+ */
+static int noprogress_points(const struct rr_model *m, const uint32_t *batches, uint32_t n,
+			     const uint8_t *followed, struct vec *pts)
+{
+	const struct rr_trace *t = m->trace;
+	uint64_t episode_reclaimed = 0, pass_scanned = 0;
+	uint32_t episode = RR_NONE;
+
+	for (uint32_t k = 0; k < n; k++) {
+		const struct rr_batch *b = &m->batches[batches[k]];
+		const struct rr_event *sh = &t->events[b->shrink_event];
+		const struct rr_batch *next = k + 1 < n ? &m->batches[batches[k + 1]] : NULL;
+		const struct rr_event *nsh = next ? &t->events[next->shrink_event] : NULL;
+		struct rr_dpoint p;
+
+		if (sh->type != RR_EV_SHRINK_INACTIVE)
+			continue;
+		if (b->episode != episode) {
+			episode = b->episode;
+			episode_reclaimed = 0;
+			pass_scanned = 0;
+		}
+		episode_reclaimed += sh->v[RR_V_SI_RECLAIMED];
+		pass_scanned += sh->v[RR_V_SI_SCANNED];
+		if (next && next->episode == b->episode && nsh->type == RR_EV_SHRINK_INACTIVE &&
+		    nsh->aux == sh->aux)
+			continue;	/* the pass goes on */
+		if (b->episode != RR_NONE && sh->aux < DEF_PRIORITY - 2 && !followed[batches[k]] &&
+		    (b->context == RR_CTX_DIRECT || b->context == RR_CTX_MEMCG ||
+		     b->context == RR_CTX_NODE) && episode_reclaimed * 8 <= pass_scanned) {
+			memset(&p, 0, sizeof(p));
+			p.start = p.end = sh->ts;
+			p.task = sh->task;
+			p.throttle = RR_NONE;
+			p.batch = batches[k];
+			p.episode = b->episode;
+			p.nid = b->nid;
+			p.flags = task_flags(t, sh->task, b->context);
+			p.reason = RR_POLICY_REASON_NOPROGRESS;
+			p.site = RR_SITE_NO_PROGRESS;
+			if (add_point(pts, &p))
+				return -ENOMEM;
+		}
+		pass_scanned = 0;
 	}
 	return 0;
 }
@@ -389,11 +435,16 @@ int rr_decisions_build(const struct rr_model *m, struct rr_decisions *d)
 			goto out;
 		d->nr_observed++;
 	}
-	for (uint32_t i = 0; i < m->nr_batches; i++) {
+	{
 		size_t before = pts.n;
 
-		if (latent_points(m, i, followed[i], &pts))
-			goto out;
+		for (uint32_t i = 0; i < m->nr_batches; i++)
+			if (latent_points(m, i, followed[i], &pts))
+				goto out;
+		for (size_t k = 0; k < t->nr_tasks; k++)
+			if (noprogress_points(m, task_batches + tb_off[k], tb_off[k + 1] - tb_off[k],
+					      followed, &pts))
+				goto out;
 		d->nr_latent += (uint32_t)(pts.n - before);
 	}
 	d->points = pts.p;

@@ -37,7 +37,8 @@ enum task_state { TASK_RUNNING, TASK_SLEEPING, TASK_DONE };
 struct sleep_ctx {
 	uint32_t point;		/* decision point index */
 	uint64_t start;		/* replayed sleep start */
-	uint64_t resume_rec;	/* recorded resume on the replayed clock (c) */
+	uint64_t resume_rec;	/* when the recorded sleep ended (c): the condition
+				 * that caused it held until then, on the trace clock */
 	uint64_t deadline;	/* start + timeout */
 	uint64_t extra_ns;
 	struct rr_verdict verdict;
@@ -252,9 +253,9 @@ static uint64_t independent_wake(struct engine *g, const struct rr_dpoint *p, ui
 
 	switch (v->wake) {
 	case RR_WAKE_RECORDED:
-		/* exactly the recorded resume: the identity replay */
+		/* exactly the recorded resume, whatever the timeout: the identity */
 		if (p->flags & RR_DP_OBSERVED)
-			w = g->tasks[task].sleep.resume_rec;
+			return g->tasks[task].sleep.resume_rec;
 		break;
 	case RR_WAKE_ISOLATED:
 		w = rr_curve_next_isolation_pass(nc, start, task);
@@ -320,14 +321,15 @@ static void end_episode_early(struct engine *g, uint32_t e, uint64_t t)
 		g->eps[e].ended_at = t ? t : 1;
 }
 
-/* A batch the task runs again because it was released early, or to make
- * up pages it lost by running late; outcome at the node's efficiency then. */
+/* A batch the task runs again because it was released early (at the
+ * efficiency of the batch that led to the throttle: the condition persists
+ * until the recorded resume), or to make up pages (at the node's). */
 static void synthetic_batch(struct engine *g, struct task_run *tr, int nid, uint64_t *t,
-			    uint64_t fallback_ppm)
+			    uint64_t eff_ppm)
 {
 	uint64_t scanned = tr->last_batch_scanned ? tr->last_batch_scanned : MIN_NEED_PAGES;
 	uint64_t len = tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS;
-	uint64_t reclaimed = scanned * efficiency(g, nid, *t, fallback_ppm) / 1000000;
+	uint64_t reclaimed = scanned * eff_ppm / 1000000;
 
 	account_batch(g, nid, scanned, reclaimed);
 	*t += len;
@@ -352,7 +354,16 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 	struct sleep_ctx *sc = &tr->sleep;
 	const struct rr_dpoint *p = &g->d.points[sc->point];
 	uint64_t t = w + sc->extra_ns, c = sc->resume_rec;
+	uint64_t retry_eff = 0;
 	uint32_t guard = 0;
+
+	if (p->batch != RR_NONE) {
+		const struct rr_event *sh = &g->t->events[g->m->batches[p->batch].shrink_event];
+
+		if (sh->type == RR_EV_SHRINK_INACTIVE && sh->v[RR_V_SI_SCANNED])
+			retry_eff = (uint64_t)sh->v[RR_V_SI_RECLAIMED] * 1000000 /
+				sh->v[RR_V_SI_SCANNED];
+	}
 
 	uint64_t slept = t - sc->start;
 
@@ -368,9 +379,21 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		o->slept = sc->verdict.sleep != 0;
 		o->sleep_ns = sc->verdict.sleep ? slept : 0;
 		o->timeout_ns = sc->verdict.timeout_ns;
+		o->extra_ns = sc->verdict.extra_ns;
+		o->timed_out = sc->verdict.sleep && w >= sc->deadline;
 	}
 	if (g->pinned)
 		t = c;
+	if (t < c) {
+		/*
+		 * Retries end at the recorded resume: a longer sleep leaves a
+		 * subset of the same retries, which keeps the model monotone
+		 * in the timeouts (docs/model.md, "Released early").
+		 */
+		uint64_t len = tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS;
+
+		t += (c - t) % len;
+	}
 	while (t < c && guard++ < MAX_RETRIES_PER_SLEEP) {
 		struct rr_verdict v;
 		uint64_t deadline, w2;
@@ -378,7 +401,7 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 
 		if (tr->episode != RR_NONE && g->eps[tr->episode].ended_at)
 			break;
-		synthetic_batch(g, tr, p->nid, &t, 0);
+		synthetic_batch(g, tr, p->nid, &t, retry_eff);
 		node_of(g, p->nid)->retry_batches++;
 		if (t >= c || (tr->episode != RR_NONE && g->eps[tr->episode].ended_at))
 			break;
@@ -392,9 +415,14 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		count_sleep(g, p, w2 + v.extra_ns - t, w2 >= deadline);
 		t = w2 + v.extra_ns;
 	}
-	if (tr->episode != RR_NONE && t != c)
+	if (tr->episode != RR_NONE && t != add_shift(p->end, tr->shift))
 		g->eps[tr->episode].diverged = 1;
-	tr->shift += (int64_t)t - (int64_t)c;
+	/* the task's recorded continuation follows the recorded resume (or,
+	 * after a latent point, the decision) and now starts at t */
+	if (p->flags & RR_DP_OBSERVED)
+		tr->shift = (int64_t)t - (int64_t)p->end;
+	else
+		tr->shift += (int64_t)t - (int64_t)sc->start;
 	tr->state = TASK_RUNNING;
 	return 0;
 }
@@ -488,8 +516,10 @@ static int start_sleep(struct engine *g, uint32_t k, uint32_t point, uint64_t s)
 	memset(sc, 0, sizeof(*sc));
 	sc->point = point;
 	sc->start = s;
-	/* the recorded kernel resumed at p->end; latent points resumed at once */
-	sc->resume_rec = add_shift(p->end, tr->shift);
+	/* Node curves do not move, so the recorded condition clears at the
+	 * recorded resume whatever the task's own clock says; a latent point
+	 * has no recorded sleep: its condition is gone at once. */
+	sc->resume_rec = (p->flags & RR_DP_OBSERVED) ? p->end : s;
 	ret = ask_policy(g, p, s, 0, &sc->verdict);
 	if (ret)
 		return ret;
@@ -554,7 +584,7 @@ static int episode_end(struct engine *g, struct task_run *tr, uint32_t e)
 		uint64_t t = end;
 
 		for (int i = 0; i < MAX_EXTRA_BATCHES && er->reclaimed < er->need; i++) {
-			synthetic_batch(g, tr, ep->nid, &t, 0);
+			synthetic_batch(g, tr, ep->nid, &t, efficiency(g, ep->nid, t, 0));
 			node_of(g, ep->nid)->extra_batches++;
 		}
 		tr->shift += (int64_t)(t - end);
@@ -588,12 +618,16 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
 		node_of(g, b->nid)->dropped_batches++;
 		return;
 	}
-	if (er && er->diverged && tr->shift) {
-		/* the batch runs at another time: rescale by the node's efficiency */
+	if (er && er->diverged && tr->shift > 0) {
+		/*
+		 * Released late, the batch runs where the node's efficiency may
+		 * be higher. It is never taken as lower: the wait let writeback
+		 * and other reclaimers progress (docs/model.md, "Rescaling").
+		 */
 		uint64_t then = efficiency(g, b->nid, sh->ts, 0);
 		uint64_t now = efficiency(g, b->nid, add_shift(sh->ts, tr->shift), then);
 
-		if (then) {
+		if (then && now > then) {
 			reclaimed = reclaimed * now / then;
 			if (reclaimed > scanned)
 				reclaimed = scanned;

@@ -46,7 +46,9 @@ struct rr_replayed_throttle {
 	uint32_t throttle;	/* index in model->throttles */
 	uint64_t sleep_ns;	/* 0 when the policy did not sleep */
 	uint64_t timeout_ns;
+	uint64_t extra_ns;	/* rescheduling delay the policy added */
 	uint8_t slept;
+	uint8_t timed_out;
 };
 
 struct rr_replay_result {

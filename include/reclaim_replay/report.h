@@ -45,4 +45,15 @@ void rr_stats_print_table(FILE *out, const struct rr_stats *s, const struct rr_i
 			  int color);
 void rr_warnings_print(FILE *out, const struct rr_warnings *w);
 
+struct rr_replay_result;
+struct rr_validation;
+
+/* @results[0] is the `recorded` baseline; the others are compared to it. */
+json_t *rr_replay_json(const struct rr_replay_result *results, int nr, const struct rr_input *in);
+void rr_replay_print_table(FILE *out, const struct rr_replay_result *results, int nr,
+			   const struct rr_input *in, int color);
+json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input *in);
+void rr_validation_print(FILE *out, const struct rr_validation *v, const struct rr_input *in,
+			 int color);
+
 #endif

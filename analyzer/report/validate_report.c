@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `validate` results: identity, fidelity per node and reason, properties, truth. */
+#include "reclaim_replay/report.h"
+#include "reclaim_replay/validate.h"
+#include "report/text_util.h"
+
+#define I(x) ((json_int_t)(x))
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 100.0;
+}
+
+json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input *in)
+{
+	json_t *o = json_object(), *fid = json_array(), *props = json_array();
+
+	(void)in;
+	for (int k = 0; k < v->nr_fid; k++) {
+		const struct rr_fidelity *f = &v->fid[k];
+
+		if (!f->throttles)
+			continue;
+		json_array_append_new(fid, json_pack("{s:i,s:s,s:I,s:I,s:f,s:I,s:I,s:f}",
+			"nid", f->nid, "reason", rr_reason_name(f->reason),
+			"throttles", I(f->throttles), "within_tolerance", I(f->within),
+			"within_tolerance_pct", pct(f->within, f->throttles),
+			"recorded_us", I(f->recorded_us), "predicted_us", I(f->predicted_us),
+			"total_time_error_pct", f->recorded_us ? 100.0 *
+			((double)f->predicted_us - (double)f->recorded_us) / (double)f->recorded_us : 0.0));
+	}
+	for (int i = 0; i < RR_NR_PROPERTIES; i++)
+		json_array_append_new(props, json_pack("{s:s,s:b,s:b,s:s}", "name", v->props[i].name,
+			"ok", v->props[i].ok, "exercised", v->props[i].exercised,
+			"detail", v->props[i].detail));
+	json_object_set_new(o, "identity_error", json_integer(I(v->identity_error)));
+	json_object_set_new(o, "fidelity", fid);
+	json_object_set_new(o, "within_tolerance_pct", json_real(pct(v->within, v->throttles)));
+	json_object_set_new(o, "worst_total_time_error_pct", json_real(100.0 * v->worst_total_error));
+	json_object_set_new(o, "properties", props);
+	json_object_set_new(o, "node_state", json_string(v->sampled ? "sampled" : "reconstructed"));
+	json_object_set_new(o, "hz", json_integer(v->hz));
+	json_object_set_new(o, "hz_inferred", json_boolean(v->hz_inferred));
+	if (v->truth.present)
+		json_object_set_new(o, "ground_truth", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}",
+			"scanned_trace", v->truth.scanned_trace, "scanned_vmstat", v->truth.scanned_truth,
+			"reclaimed_trace", v->truth.reclaimed_trace,
+			"reclaimed_vmstat", v->truth.reclaimed_truth,
+			"stall_union_us", v->truth.stall_union_us,
+			"psi_memory_some_us", v->truth.psi_some_us));
+	return o;
+}
+
+void rr_validation_print(FILE *out, const struct rr_validation *v, const struct rr_input *in,
+			 int color)
+{
+	rr_print_input_header(out, in, color);
+	fprintf(out, "  HZ %u%s; node state %s\n", v->hz, v->hz_inferred ? " (inferred)" : "",
+		v->sampled ? "from counter samples" : "reconstructed (no counter samples)");
+	fprintf(out, "  identity (recorded replay = stats): %s\n", v->identity_error ?
+		v->identity_detail : "exact");
+	if (v->throttles) {
+		fprintf(out, "  %-6s %-12s %9s %10s %13s %13s %9s\n", "node", "reason", "throttles",
+			"within %", "recorded ms", "predicted ms", "error %");
+		for (int k = 0; k < v->nr_fid; k++) {
+			const struct rr_fidelity *f = &v->fid[k];
+
+			if (!f->throttles)
+				continue;
+			fprintf(out, "  %-6d %-12s %9llu %10.1f %13.1f %13.1f %+9.1f\n", f->nid,
+				rr_reason_name(f->reason), (unsigned long long)f->throttles,
+				pct(f->within, f->throttles), (double)f->recorded_us / 1000.0,
+				(double)f->predicted_us / 1000.0, f->recorded_us ? 100.0 *
+				((double)f->predicted_us - (double)f->recorded_us) /
+				(double)f->recorded_us : 0.0);
+		}
+	} else {
+		fprintf(out, "  no recorded throttles: fidelity not measurable on this trace\n");
+	}
+	for (int i = 0; i < RR_NR_PROPERTIES; i++)
+		fprintf(out, "  property %-38s %s%s%s\n", v->props[i].name,
+			v->props[i].ok ? "ok" : "FAILED: ", v->props[i].ok ? "" : v->props[i].detail,
+			v->props[i].exercised ? "" : " (not exercised)");
+	if (v->truth.present)
+		fprintf(out, "  ground truth: scanned trace/vmstat %.4f, reclaimed %.4f, stall union / "
+			"PSI memory some %.3f (PSI counts more kinds of stall)\n",
+			v->truth.scanned_truth ? v->truth.scanned_trace / v->truth.scanned_truth : 0.0,
+			v->truth.reclaimed_truth ? v->truth.reclaimed_trace / v->truth.reclaimed_truth : 0.0,
+			v->truth.psi_some_us ? v->truth.stall_union_us / v->truth.psi_some_us : 0.0);
+}
