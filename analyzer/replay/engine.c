@@ -19,7 +19,6 @@
 #define MIN_NEED_PAGES 32		/* SWAP_CLUSTER_MAX */
 #define DEFAULT_BATCH_NS 100000ULL	/* a retry's length when the task has no batch yet */
 #define MAX_RETRIES_PER_SLEEP 100000
-#define MAX_EXTRA_BATCHES 64
 
 struct heap_entry {
 	uint64_t key;
@@ -58,11 +57,8 @@ struct task_run {
 
 struct episode_run {
 	uint64_t begin;		/* replayed */
-	uint64_t ended_at;	/* replayed end once its need was met early, else 0 */
-	uint64_t reclaimed;
-	uint64_t need;
-	uint8_t diverged;
-	uint8_t open;
+	uint64_t reclaimed;	/* so far, retries included */
+	uint8_t open;		/* open or cut: not a completed episode */
 };
 
 struct wb_queue {
@@ -167,25 +163,6 @@ static void account_batch(struct engine *g, int nid, uint64_t scanned, uint64_t 
 	n->batches++;
 	if (reclaimed * 8 <= scanned)
 		n->unproductive_batches++;
-}
-
-static uint32_t episode_need(const struct engine *g, uint32_t e)
-{
-	const struct rr_episode *ep = &g->m->episodes[e];
-	uint64_t need = ep->nr_reclaimed_end;
-
-	return (uint32_t)(need < MIN_NEED_PAGES ? MIN_NEED_PAGES : need);
-}
-
-/* Efficiency of the node around @t in ppm, or @fallback when unknown. */
-static uint64_t efficiency(const struct engine *g, int nid, uint64_t t, uint64_t fallback)
-{
-	int64_t e;
-
-	if (nid < 0 || nid >= g->c->nr_nodes)
-		return fallback;
-	e = rr_curve_efficiency_ppm(&g->c->node[nid], t);
-	return e < 0 ? fallback : (uint64_t)e;
 }
 
 static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now,
@@ -314,16 +291,9 @@ static int ask_policy(struct engine *g, const struct rr_dpoint *p, uint64_t now,
 	return 0;
 }
 
-/* The episode got what it needed at @t: its remaining batches are dropped. */
-static void end_episode_early(struct engine *g, uint32_t e, uint64_t t)
-{
-	if (e != RR_NONE && !g->eps[e].ended_at)
-		g->eps[e].ended_at = t ? t : 1;
-}
-
-/* A batch the task runs again because it was released early (at the
+/* A batch the task runs again because it was released early, at the
  * efficiency of the batch that led to the throttle: the condition persists
- * until the recorded resume), or to make up pages (at the node's). */
+ * until the recorded resume. */
 static void synthetic_batch(struct engine *g, struct task_run *tr, int nid, uint64_t *t,
 			    uint64_t eff_ppm)
 {
@@ -332,15 +302,9 @@ static void synthetic_batch(struct engine *g, struct task_run *tr, int nid, uint
 	uint64_t reclaimed = scanned * eff_ppm / 1000000;
 
 	account_batch(g, nid, scanned, reclaimed);
+	if (tr->episode != RR_NONE)
+		g->eps[tr->episode].reclaimed += reclaimed;
 	*t += len;
-	if (tr->episode != RR_NONE) {
-		struct episode_run *er = &g->eps[tr->episode];
-
-		er->reclaimed += reclaimed;
-		er->diverged = 1;
-		if (er->reclaimed >= er->need)
-			end_episode_early(g, tr->episode, *t);
-	}
 }
 
 /*
@@ -399,11 +363,9 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		uint64_t deadline, w2;
 		int ret;
 
-		if (tr->episode != RR_NONE && g->eps[tr->episode].ended_at)
-			break;
 		synthetic_batch(g, tr, p->nid, &t, retry_eff);
 		node_of(g, p->nid)->retry_batches++;
-		if (t >= c || (tr->episode != RR_NONE && g->eps[tr->episode].ended_at))
+		if (t >= c)
 			break;
 		ret = ask_policy(g, p, t, 1, &v);
 		if (ret)
@@ -415,8 +377,6 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		count_sleep(g, p, w2 + v.extra_ns - t, w2 >= deadline);
 		t = w2 + v.extra_ns;
 	}
-	if (tr->episode != RR_NONE && t != add_shift(p->end, tr->shift))
-		g->eps[tr->episode].diverged = 1;
 	/* the task's recorded continuation follows the recorded resume (or,
 	 * after a latent point, the decision) and now starts at t */
 	if (p->flags & RR_DP_OBSERVED)
@@ -574,22 +534,6 @@ static int episode_end(struct engine *g, struct task_run *tr, uint32_t e)
 	struct episode_run *er = &g->eps[e];
 	uint64_t end = add_shift(ep->end, tr->shift);
 
-	if (er->ended_at) {
-		/* later events of the task follow the early end */
-		tr->shift = (int64_t)er->ended_at - (int64_t)ep->end;
-		end = er->ended_at;
-	} else if (er->diverged && er->reclaimed < er->need &&
-		   ep->nr_reclaimed_end >= er->need) {
-		/* running late cost it pages it got in the recording: make up */
-		uint64_t t = end;
-
-		for (int i = 0; i < MAX_EXTRA_BATCHES && er->reclaimed < er->need; i++) {
-			synthetic_batch(g, tr, ep->nid, &t, efficiency(g, ep->nid, t, 0));
-			node_of(g, ep->nid)->extra_batches++;
-		}
-		tr->shift += (int64_t)(t - end);
-		end = t;
-	}
 	if (tr->episode == e)
 		tr->episode = RR_NONE;
 	if (er->open || !is_stall_kind(ep->kind))
@@ -597,12 +541,16 @@ static int episode_end(struct engine *g, struct task_run *tr, uint32_t e)
 	return record_stall(g, ep->nid, end > er->begin ? end - er->begin : 0);
 }
 
+/*
+ * A recorded batch keeps its recorded outcome wherever it lands: rescaling
+ * it by the node's efficiency at its new time (design note 5) and ending
+ * episodes early once their need was met made stall and waste non-monotone
+ * in the timeouts on real traces (docs/model.md, "Deviations").
+ */
 static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
 {
 	const struct rr_batch *b = &g->m->batches[b_index];
 	const struct rr_event *sh = &g->t->events[b->shrink_event];
-	uint64_t scanned, reclaimed;
-	struct episode_run *er = b->episode != RR_NONE ? &g->eps[b->episode] : NULL;
 
 	if (b->isolate_event != RR_NONE) {
 		tr->last_batch_ns = sh->ts - g->t->events[b->isolate_event].ts;
@@ -611,34 +559,10 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
 	}
 	if (sh->type != RR_EV_SHRINK_INACTIVE)
 		return;
-	scanned = sh->v[RR_V_SI_SCANNED];
-	reclaimed = sh->v[RR_V_SI_RECLAIMED];
-	tr->last_batch_scanned = (uint32_t)scanned;
-	if (er && er->ended_at) {
-		node_of(g, b->nid)->dropped_batches++;
-		return;
-	}
-	if (er && er->diverged && tr->shift > 0) {
-		/*
-		 * Released late, the batch runs where the node's efficiency may
-		 * be higher. It is never taken as lower: the wait let writeback
-		 * and other reclaimers progress (docs/model.md, "Rescaling").
-		 */
-		uint64_t then = efficiency(g, b->nid, sh->ts, 0);
-		uint64_t now = efficiency(g, b->nid, add_shift(sh->ts, tr->shift), then);
-
-		if (then && now > then) {
-			reclaimed = reclaimed * now / then;
-			if (reclaimed > scanned)
-				reclaimed = scanned;
-		}
-	}
-	account_batch(g, b->nid, scanned, reclaimed);
-	if (er) {
-		er->reclaimed += reclaimed;
-		if (er->diverged && er->reclaimed >= er->need)
-			end_episode_early(g, b->episode, add_shift(sh->ts, tr->shift));
-	}
+	tr->last_batch_scanned = sh->v[RR_V_SI_SCANNED];
+	account_batch(g, b->nid, sh->v[RR_V_SI_SCANNED], sh->v[RR_V_SI_RECLAIMED]);
+	if (b->episode != RR_NONE)
+		g->eps[b->episode].reclaimed += sh->v[RR_V_SI_RECLAIMED];
 }
 
 /* Walk task @k's items until it sleeps or its next item lies after others'. */
@@ -660,7 +584,6 @@ static int run_task(struct engine *g, uint32_t k)
 			struct episode_run *er = &g->eps[it->index];
 
 			er->begin = at;
-			er->need = episode_need(g, it->index);
 			er->open = (ep->flags & (RR_EPF_OPEN_AT_START | RR_EPF_OPEN_AT_END |
 						 RR_EPF_CUT_BY_LOSS)) != 0;
 			if (ep->kind != RR_CTX_SOFTLIMIT || tr->episode == RR_NONE)
@@ -674,8 +597,6 @@ static int run_task(struct engine *g, uint32_t k)
 			const struct rr_dpoint *p = &g->d.points[it->index];
 			struct rr_replay_node *n = node_of(g, p->nid);
 
-			if (p->episode != RR_NONE && g->eps[p->episode].ended_at)
-				break;	/* the episode is over: its throttles never happen */
 			if (p->flags & RR_DP_OBSERVED)
 				n->decisions_observed++;
 			else

@@ -40,7 +40,7 @@ static json_t *node_policy_json(const struct rr_replay_node *n, const struct rr_
 	double eff = n->scanned ? (double)n->reclaimed / (double)n->scanned : 0.0;
 
 	return json_pack("{s:I,s:{s:I,s:I,s:I,s:I,s:I},s:o,s:o,s:I,s:I,s:I,s:f,s:I,s:I,"
-			 "s:I,s:I,s:I,s:{s:I,s:I},s:{s:I,s:I,s:I,s:I,s:I}}",
+			 "s:I,s:{s:I,s:I},s:{s:I,s:I,s:I,s:I,s:I}}",
 		"stall_ns", I(n->stall_ns),
 		"episodes", "completed", I(n->stall.count), "p50_ns", I(n->stall.p50_ns),
 		"p90_ns", I(n->stall.p90_ns), "p99_ns", I(n->stall.p99_ns),
@@ -50,8 +50,7 @@ static json_t *node_policy_json(const struct rr_replay_node *n, const struct rr_
 		"scanned", I(n->scanned), "reclaimed", I(n->reclaimed), "wasted", I(n->wasted),
 		"efficiency", eff,
 		"batches", I(n->batches), "unproductive_batches", I(n->unproductive_batches),
-		"retry_batches", I(n->retry_batches), "dropped_batches", I(n->dropped_batches),
-		"extra_batches", I(n->extra_batches),
+		"retry_batches", I(n->retry_batches),
 		"decisions", "observed", I(n->decisions_observed), "latent", I(n->decisions_latent),
 		"vs_recorded", "stall_ns", I((int64_t)n->stall_ns - (int64_t)base->stall_ns),
 		"p99_ns", I((int64_t)n->stall.p99_ns - (int64_t)base->stall.p99_ns),

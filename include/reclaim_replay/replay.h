@@ -37,7 +37,7 @@ struct rr_replay_node {
 	struct rr_sleep_stats kswapd_sleeps[RR_NR_REASONS];
 	uint64_t scanned, reclaimed, wasted;
 	uint64_t batches, unproductive_batches;
-	uint64_t retry_batches, dropped_batches, extra_batches;
+	uint64_t retry_batches;		/* run while released before the recorded resume */
 	uint64_t decisions_observed, decisions_latent;
 };
 
