@@ -19,6 +19,8 @@
 #define MIN_NEED_PAGES 32		/* SWAP_CLUSTER_MAX */
 #define DEFAULT_BATCH_NS 100000ULL	/* a retry's length when the task has no batch yet */
 #define MAX_RETRIES_PER_SLEEP 100000
+#define MIN_BATCH_NS 10000ULL		/* a reclaim batch takes at least 10 us */
+#define MAX_BATCH_NS 10000000ULL
 
 struct heap_entry {
 	uint64_t key;
@@ -50,7 +52,8 @@ struct task_run {
 	uint32_t version;
 	uint8_t state;
 	uint32_t episode;	/* open episode, RR_NONE if none */
-	uint64_t last_batch_ns;	/* length and size of the task's last batch */
+	uint64_t last_batch_ns;	/* period and size of the task's last batch */
+	uint64_t last_shrink_ts;	/* recorded end of the task's last batch */
 	uint32_t last_batch_scanned;
 	struct sleep_ctx sleep;
 };
@@ -358,7 +361,11 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 
 		t += (c - t) % len;
 	}
-	while (t < c && guard++ < MAX_RETRIES_PER_SLEEP) {
+	while (t < c) {
+		if (guard++ == MAX_RETRIES_PER_SLEEP) {
+			t = c;	/* time passes even when we stop counting retries */
+			break;
+		}
 		struct rr_verdict v;
 		uint64_t deadline, w2;
 		int ret;
@@ -552,10 +559,22 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
 	const struct rr_batch *b = &g->m->batches[b_index];
 	const struct rr_event *sh = &g->t->events[b->shrink_event];
 
-	if (b->isolate_event != RR_NONE) {
-		tr->last_batch_ns = sh->ts - g->t->events[b->isolate_event].ts;
-		if (!tr->last_batch_ns)
-			tr->last_batch_ns = 1000;
+	/*
+	 * A retry costs what one batch cost the task: from its previous
+	 * batch's end to this one's (the reclaim loop around the batch
+	 * included), at least isolate-to-shrink, at most MAX_BATCH_NS when
+	 * the task did other things in between.
+	 */
+	{
+		uint64_t work = b->isolate_event != RR_NONE ?
+			sh->ts - g->t->events[b->isolate_event].ts : 0;
+		uint64_t period = tr->last_shrink_ts && sh->ts > tr->last_shrink_ts ?
+			sh->ts - tr->last_shrink_ts : work;
+
+		if (period > MAX_BATCH_NS)
+			period = work > MAX_BATCH_NS ? MAX_BATCH_NS : work;
+		tr->last_batch_ns = period > MIN_BATCH_NS ? period : MIN_BATCH_NS;
+		tr->last_shrink_ts = sh->ts;
 	}
 	if (sh->type != RR_EV_SHRINK_INACTIVE)
 		return;
