@@ -52,7 +52,7 @@ UNIT_SRCS := $(wildcard tests/unit/*_test.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
 
 .DELETE_ON_ERROR:
-.PHONY: all check demo bench install clean deps unit golden-update
+.PHONY: all check demo demo-run bench install clean deps unit
 
 all: $(BIN)
 
@@ -80,8 +80,16 @@ unit: $(UNIT_BINS)
 check: $(BIN) $(UNIT_BINS) $(GEN_BIN)
 	O=$(O) RR_BIN=$(abspath $(BIN)) ./tests/run-tests.sh
 
-demo: $(BIN)
+# The first command of the README: install what is missing, build, and run
+# the main job on bundled real traces.
+demo:
+	./scripts/install-deps.sh
+	$(MAKE) demo-run
+
+demo-run: $(BIN)
 	$(BIN) stats traces/counters-writer.dat
+	$(BIN) replay traces/isolated-noswap-a.dat -P none -P legacy-broken -P mainline
+	$(BIN) validate traces/counters-writer.dat traces/isolated-noswap-a.dat
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
