@@ -52,7 +52,7 @@ UNIT_SRCS := $(wildcard tests/unit/*_test.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
 
 .DELETE_ON_ERROR:
-.PHONY: all check demo demo-run bench install clean deps unit
+.PHONY: all check demo demo-run bench install clean deps unit fuzz
 
 all: $(BIN)
 
@@ -74,10 +74,11 @@ $(O)/tests/unit/%: tests/unit/%.c $(LIB)
 
 -include tests/gen/gen.mk
 -include tests/bench/bench.mk
+-include tests/fuzz/fuzz.mk
 
 unit: $(UNIT_BINS)
 
-check: $(BIN) $(UNIT_BINS) $(GEN_BIN)
+check: $(BIN) $(UNIT_BINS) $(GEN_BIN) $(ONEFILE_BIN)
 	O=$(O) RR_BIN=$(abspath $(BIN)) ./tests/run-tests.sh
 
 # The first command of the README: install what is missing, build, and run

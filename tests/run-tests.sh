@@ -56,6 +56,9 @@ shared_traces() {
 	return $rc
 }
 run "manifest checks (shared traces)" shared_traces
+if [ -x "$O/fuzz/onefile" ]; then
+	run "fuzz corpus replay" "$O/fuzz/onefile" tests/fuzz/corpus/*
+fi
 if [ -x tests/gen/check.sh ] || [ -f tests/gen/check.sh ]; then
 	run "trace generator" bash tests/gen/check.sh "$RR_GEN"
 fi
