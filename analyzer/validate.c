@@ -50,19 +50,33 @@ static int check_identity(const struct rr_model *m, const struct rr_curves *c,
 	for (int n = 0; n < r.nr_nodes && n < s.nr_nodes; n++) {
 		const struct rr_replay_node *a = &r.nodes[n];
 		const struct rr_node_stats *b = &s.nodes[n];
-		uint64_t diff = (a->stall_ns != b->stall_ns) + (a->scanned != b->scanned) +
-			(a->reclaimed != b->reclaimed);
+		struct { const char *what; uint64_t replayed, measured; } fig[3 + 4 * RR_NR_REASONS];
+		int nr = 0;
 
-		for (int k = 0; k < RR_NR_REASONS; k++)
-			diff += (a->sleeps[k].count != b->throttles[k].count) +
-				(a->sleeps[k].sleep_ns != b->throttles[k].delayed_us * 1000) +
-				(a->kswapd_sleeps[k].sleep_ns != b->kswapd_throttles[k].delayed_us * 1000);
-		if (diff && !v->identity_error)
-			snprintf(v->identity_detail, sizeof(v->identity_detail),
-				 "node %d: stall %llu vs %llu ns, scanned %llu vs %llu", n,
-				 (unsigned long long)a->stall_ns, (unsigned long long)b->stall_ns,
-				 (unsigned long long)a->scanned, (unsigned long long)b->scanned);
-		v->identity_error += diff;
+		fig[nr++] = (typeof(fig[0])){ "stall_ns", a->stall_ns, b->stall_ns };
+		fig[nr++] = (typeof(fig[0])){ "scanned", a->scanned, b->scanned };
+		fig[nr++] = (typeof(fig[0])){ "reclaimed", a->reclaimed, b->reclaimed };
+		for (int k = 0; k < RR_NR_REASONS; k++) {
+			fig[nr++] = (typeof(fig[0])){ "throttles", a->sleeps[k].count,
+						      b->throttles[k].count };
+			fig[nr++] = (typeof(fig[0])){ "throttle sleep_ns", a->sleeps[k].sleep_ns,
+						      b->throttles[k].delayed_us * 1000 };
+			fig[nr++] = (typeof(fig[0])){ "kswapd throttles", a->kswapd_sleeps[k].count,
+						      b->kswapd_throttles[k].count };
+			fig[nr++] = (typeof(fig[0])){ "kswapd sleep_ns", a->kswapd_sleeps[k].sleep_ns,
+						      b->kswapd_throttles[k].delayed_us * 1000 };
+		}
+		for (int i = 0; i < nr; i++) {
+			if (fig[i].replayed == fig[i].measured)
+				continue;
+			if (!v->identity_error)
+				snprintf(v->identity_detail, sizeof(v->identity_detail),
+					 "node %d: %s %llu replayed, %llu measured%s%s", n, fig[i].what,
+					 (unsigned long long)fig[i].replayed,
+					 (unsigned long long)fig[i].measured, i >= 3 ? " for " : "",
+					 i >= 3 ? rr_reason_name((i - 3) / 4) : "");
+			v->identity_error++;
+		}
 	}
 	rr_stats_release(&s);
 	rr_replay_result_release(&r);
@@ -92,7 +106,8 @@ static int check_fidelity(const struct rr_model *m, const struct rr_curves *c,
 		uint64_t pred = r.observed[i].sleep_ns / 1000, rec = th->usec_delayed;
 		uint64_t tol = rec / 10 > jiffy_us ? rec / 10 : jiffy_us;
 
-		if (th->reason >= RR_NR_REASONS || th->task == RR_NO_TASK)
+		/* a legacy wait is no mainline throttle: nothing to predict */
+		if (th->reason >= RR_REASON_LEGACY_CONGESTION_WAIT || th->task == RR_NO_TASK)
 			continue;
 		f = &v->fid[nid * RR_NR_REASONS + th->reason];
 		f->throttles++;

@@ -3,7 +3,9 @@
  * reclaim-replay validate TRACE... [--manifest M.json]: identity, fidelity,
  * properties and ground truth, ending with one summary line.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,10 +103,14 @@ int cmd_validate(int argc, char **argv, struct rr_cli *cli)
 
 		if (!man && !no_manifest)
 			man = found = default_manifest(ins.in[i].trace->path);
-		if (rr_validate(ins.in[i].model, man, &v)) {
-			ret = rr_fail(man ? RR_EXIT_BAD_INPUT : RR_EXIT_FAILURE,
-				      "'%s': cannot validate%s%s", ins.in[i].trace->path,
-				      man ? " (is the manifest readable?) " : "", man ? man : "");
+		if ((ret = rr_validate(ins.in[i].model, man, &v))) {
+			if (ret == -EBADMSG)
+				ret = rr_fail(RR_EXIT_BAD_INPUT, "cannot read manifest '%s': %s", man,
+					      access(man, R_OK) ? strerror(errno) :
+					      "not JSON with a ground_truth.vmstat_delta_selected block");
+			else
+				ret = rr_fail(RR_EXIT_FAILURE, "'%s': cannot validate: %s",
+					      ins.in[i].trace->path, strerror(-ret));
 			free(found);
 			break;
 		}

@@ -46,6 +46,7 @@ static inline void rr_congestion_wait(const struct rr_decision_point *dp, struct
 {
 	rr_sleep(v, timeout_ns, RR_WAKE_TIMEOUT_ONLY);
 	v->extra_ns = rr_jiffies_ns(dp, 1);
+	v->counted_as = RR_POLICY_REASON_CONGESTION_WAIT + 1;
 }
 
 /* The timeout the recorded legacy event asked for, or @fallback. */

@@ -267,7 +267,7 @@ static int cmp_item(const void *a, const void *b)
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
-	/* at equal times: a begin first, an end last, batches before decisions */
+	/* at equal times, in enum rr_item_kind order */
 	return (int)x->kind - (int)y->kind;
 }
 
@@ -301,8 +301,6 @@ static uint32_t item_task(const struct rr_model *m, const struct rr_decisions *d
 	}
 }
 
-static int cmp_task_then_item(const void *a, const void *b, void *ctx);
-
 struct sort_ctx {
 	const struct rr_model *m;
 	const struct rr_decisions *d;
@@ -318,11 +316,122 @@ static int cmp_task_then_item(const void *a, const void *b, void *ctx)
 	return cmp_item(a, b);
 }
 
+static int item_before(const struct rr_item *x, const struct rr_item *y)
+{
+	return cmp_item(x, y) < 0;
+}
+
+/*
+ * Stable natural merge sort of one task's items by (ts, kind): each task's
+ * items arrive as a few runs already in time order (episodes, batches,
+ * decision points), so this is a handful of linear merges.
+ */
+static void sort_items(struct rr_item *a, struct rr_item *tmp, size_t n)
+{
+	struct rr_item *src = a, *dst = tmp;
+
+	if (n < 2)
+		return;
+	for (;;) {
+		size_t runs = 0, lo = 0;
+
+		while (lo < n) {
+			size_t mid = lo + 1, hi;
+
+			while (mid < n && !item_before(&src[mid], &src[mid - 1]))
+				mid++;
+			hi = mid;
+			if (hi < n) {
+				hi++;
+				while (hi < n && !item_before(&src[hi], &src[hi - 1]))
+					hi++;
+			}
+			/* merge src[lo, mid) and src[mid, hi) into dst, left first on ties */
+			{
+				size_t i = lo, j = mid, k = lo;
+
+				while (i < mid && j < hi)
+					dst[k++] = item_before(&src[j], &src[i]) ? src[j++] : src[i++];
+				while (i < mid)
+					dst[k++] = src[i++];
+				while (j < hi)
+					dst[k++] = src[j++];
+			}
+			runs++;
+			lo = hi;
+		}
+		{
+			struct rr_item *sw = src;
+
+			src = dst;
+			dst = sw;
+		}
+		if (runs <= 1)
+			break;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/*
+ * Group the items per task (tasks in index order, items of RR_NO_TASK or
+ * any out-of-range task last, by task value), each group in (ts, kind)
+ * order, equal items in the order they were added: what a stable sort by
+ * (task, ts, kind) gives.
+ */
+static int group_items(const struct rr_model *m, const struct rr_decisions *d,
+		       struct rr_item *items, size_t n, uint32_t nr_tasks)
+{
+	uint32_t *task = malloc((n ? n : 1) * sizeof(*task));
+	size_t *off = calloc((size_t)nr_tasks + 2, sizeof(*off));
+	struct rr_item *out = malloc((n ? n : 1) * sizeof(*out));
+	int ret = -ENOMEM;
+
+	if (!task || !off || !out)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = item_task(m, d, &items[i]);
+
+		task[i] = k;
+		off[(k < nr_tasks ? k : nr_tasks) + 1]++;
+	}
+	for (uint32_t k = 0; k <= nr_tasks; k++)
+		off[k + 1] += off[k];
+	{
+		size_t *fill = malloc(((size_t)nr_tasks + 1) * sizeof(*fill));
+
+		if (!fill)
+			goto out;
+		memcpy(fill, off, ((size_t)nr_tasks + 1) * sizeof(*fill));
+		for (size_t i = 0; i < n; i++)
+			out[fill[task[i] < nr_tasks ? task[i] : nr_tasks]++] = items[i];
+		free(fill);
+	}
+	for (uint32_t k = 0; k < nr_tasks; k++)
+		sort_items(out + off[k], items + off[k], off[k + 1] - off[k]);
+	/* the rest (no task): by task value, then (ts, kind), stably */
+	{
+		size_t lo = off[nr_tasks], hi = off[nr_tasks + 1];
+
+		if (hi > lo) {
+			struct sort_ctx ctx = { m, d };
+
+			qsort_r(out + lo, hi - lo, sizeof(*out), cmp_task_then_item, &ctx);
+		}
+	}
+	memcpy(items, out, n * sizeof(*items));
+	ret = 0;
+out:
+	free(task);
+	free(off);
+	free(out);
+	return ret;
+}
+
 static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
 {
 	const struct rr_trace *t = m->trace;
 	struct vec items = { 0 };
-	struct sort_ctx ctx = { m, d };
 
 	for (uint32_t e = 0; e < m->nr_episodes; e++) {
 		const struct rr_episode *ep = &m->episodes[e];
@@ -341,7 +450,8 @@ static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
 	for (uint32_t i = 0; i < d->nr_points; i++)
 		if (add_item(&items, d->points[i].start, RR_ITEM_DECISION, i))
 			goto oom;
-	qsort_r(items.p, items.n, sizeof(struct rr_item), cmp_task_then_item, &ctx);
+	if (group_items(m, d, items.p, items.n, (uint32_t)t->nr_tasks))
+		goto oom;
 	d->items = items.p;
 	d->nr_tasks = (uint32_t)t->nr_tasks;
 	d->task_off = calloc((size_t)d->nr_tasks + 2, sizeof(*d->task_off));

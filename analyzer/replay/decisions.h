@@ -28,11 +28,13 @@ struct rr_dpoint {
 };
 
 /* A task's timeline as the replay walks it. */
+/* At equal times items run in this order: a sleep starts after the event
+ * before it, which may be an episode's end. */
 enum rr_item_kind {
 	RR_ITEM_EPISODE_BEGIN,
 	RR_ITEM_BATCH,
-	RR_ITEM_DECISION,
 	RR_ITEM_EPISODE_END,
+	RR_ITEM_DECISION,
 };
 
 struct rr_item {

@@ -16,6 +16,8 @@
 #include "decisions.h"
 #include "reclaim_replay/replay.h"
 
+extern const struct rr_policy_ops rr_policy_none;
+
 #define MIN_NEED_PAGES 32		/* SWAP_CLUSTER_MAX */
 #define DEFAULT_BATCH_NS 100000ULL	/* a retry's length when the task has no batch yet */
 #define MAX_RETRIES_PER_SLEEP 100000
@@ -77,7 +79,8 @@ struct engine {
 	const struct rr_trace *t;
 	const struct rr_curves *c;
 	const struct rr_policy_instance *pol;
-	struct rr_decisions d;
+	const struct rr_decisions *dd;	/* built once per model, with the curves */
+	struct rr_decisions d;		/* a shallow copy of *dd */
 	struct task_run *tasks;
 	struct episode_run *eps;
 	struct wb_queue *wbq;
@@ -85,6 +88,7 @@ struct engine {
 	struct rr_replay_result *out;
 	uint32_t hz;
 	int pinned;		/* tasks resume at their recorded times */
+	int never_sleeps;	/* the built-in `none`: every verdict is "no sleep" */
 	uint64_t **stall_ns;	/* per node: completed stall episode lengths */
 	size_t *nr_stall, *cap_stall;
 	int error;
@@ -261,12 +265,29 @@ static uint64_t independent_wake(struct engine *g, const struct rr_dpoint *p, ui
 	return w < deadline ? w : deadline;
 }
 
-static void count_sleep(struct engine *g, const struct rr_dpoint *p, uint64_t slept,
-			int timed_out)
+/*
+ * The reason a sleep is counted under: what the policy says it is (a legacy
+ * policy's congestion_wait), the recorded one when replaying the recording
+ * (so `recorded` reports legacy waits as stats does), else the point's.
+ */
+static unsigned sleep_reason(const struct engine *g, const struct rr_dpoint *p,
+			     const struct rr_verdict *v)
+{
+	if (v->counted_as && v->counted_as <= RR_NR_REASONS)
+		return v->counted_as - 1;
+	if (v->wake == RR_WAKE_RECORDED && p->throttle != RR_NONE &&
+	    g->m->throttles[p->throttle].reason < RR_NR_REASONS)
+		return g->m->throttles[p->throttle].reason;
+	return p->reason;
+}
+
+static void count_sleep(struct engine *g, const struct rr_dpoint *p, const struct rr_verdict *v,
+			uint64_t slept, int timed_out)
 {
 	struct rr_replay_node *n = node_of(g, p->nid);
-	struct rr_sleep_stats *s = (p->flags & RR_DP_KSWAPD) ? &n->kswapd_sleeps[p->reason] :
-		&n->sleeps[p->reason];
+	unsigned r = sleep_reason(g, p, v);
+	struct rr_sleep_stats *s = (p->flags & RR_DP_KSWAPD) ? &n->kswapd_sleeps[r] :
+		&n->sleeps[r];
 
 	s->count++;
 	s->sleep_ns += slept;
@@ -310,6 +331,25 @@ static void synthetic_batch(struct engine *g, struct task_run *tr, int nid, uint
 	*t += len;
 }
 
+/* @n synthetic_batch() calls at once (time is advanced by the caller). */
+static void synthetic_batches(struct engine *g, struct task_run *tr, int nid, uint64_t n,
+			      uint64_t eff_ppm)
+{
+	uint64_t scanned = tr->last_batch_scanned ? tr->last_batch_scanned : MIN_NEED_PAGES;
+	uint64_t reclaimed = scanned * eff_ppm / 1000000;
+	struct rr_replay_node *rn = node_of(g, nid);
+
+	if (!n)
+		return;
+	rn->scanned += n * scanned;
+	rn->reclaimed += n * reclaimed;
+	rn->batches += n;
+	if (reclaimed * 8 <= scanned)
+		rn->unproductive_batches += n;
+	if (tr->episode != RR_NONE)
+		g->eps[tr->episode].reclaimed += n * reclaimed;
+}
+
 /*
  * The sleep of task @k ended at @w. Released before the recorded resume, it
  * goes back to reclaim while the condition persists: retry batches, asking
@@ -338,7 +378,7 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 	if (sc->verdict.sleep && sc->verdict.wake == RR_WAKE_RECORDED)
 		slept = p->recorded_delayed_ns;
 	if (sc->verdict.sleep)
-		count_sleep(g, p, slept, sc->verdict.wake == RR_WAKE_RECORDED ?
+		count_sleep(g, p, &sc->verdict, slept, sc->verdict.wake == RR_WAKE_RECORDED ?
 			    p->recorded_delayed_ns >= p->recorded_timeout_ns : w >= sc->deadline);
 	if (g->out->observed && p->throttle != RR_NONE) {
 		struct rr_replayed_throttle *o = &g->out->observed[p->throttle];
@@ -361,6 +401,22 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 
 		t += (c - t) % len;
 	}
+	if (t < c && g->never_sleeps) {
+		/*
+		 * Closed form of the loop below for a policy that never sleeps
+		 * (its verdicts are "no sleep" whatever the point): (c - t) / len
+		 * identical retry batches, at most MAX_RETRIES_PER_SLEEP of them
+		 * counted, ending exactly at c.
+		 */
+		uint64_t len = tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS;
+		uint64_t n = (c - t) / len;
+
+		if (n > MAX_RETRIES_PER_SLEEP)
+			n = MAX_RETRIES_PER_SLEEP;
+		synthetic_batches(g, tr, p->nid, n, retry_eff);
+		node_of(g, p->nid)->retry_batches += n;
+		t = c;
+	}
 	while (t < c) {
 		if (guard++ == MAX_RETRIES_PER_SLEEP) {
 			t = c;	/* time passes even when we stop counting retries */
@@ -379,10 +435,18 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 			return ret;
 		if (!v.sleep)
 			continue;
+		/* the condition that caused the throttle clears at c: a sleep
+		 * taken again meanwhile ends by then (keeps the model monotone) */
 		deadline = t + v.timeout_ns;
 		w2 = independent_wake(g, p, k, &v, t, deadline);
-		count_sleep(g, p, w2 + v.extra_ns - t, w2 >= deadline);
+		if (w2 + v.extra_ns > c) {
+			count_sleep(g, p, &v, c - t, 0);
+			t = c;
+			break;
+		}
+		count_sleep(g, p, &v, w2 + v.extra_ns - t, w2 >= deadline);
 		t = w2 + v.extra_ns;
+		t += (c - t) % (tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS);
 	}
 	/* the task's recorded continuation follows the recorded resume (or,
 	 * after a latent point, the decision) and now starts at t */
@@ -655,8 +719,11 @@ static int engine_init(struct engine *g, const struct rr_model *m, const struct 
 	g->pol = pol;
 	g->out = out;
 	g->hz = rr_model_hz(m, NULL);
-	if (rr_decisions_build(m, &g->d))
+	g->never_sleeps = pol->ops == &rr_policy_none;
+	g->dd = rr_curves_decisions(c);
+	if (!g->dd)
 		return -ENOMEM;
+	g->d = *g->dd;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->policy, sizeof(out->policy), "%s", pol->label);
 	out->nr_nodes = c->nr_nodes;
@@ -700,7 +767,6 @@ static void engine_release(struct engine *g)
 	free(g->tasks);
 	free(g->eps);
 	free(g->heap.e);
-	rr_decisions_release(&g->d);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -22,6 +22,9 @@
 #define RR_POLICY_REASON_ISOLATED	1
 #define RR_POLICY_REASON_NOPROGRESS	2
 #define RR_POLICY_REASON_CONGESTED	3
+/* Only for struct rr_verdict.counted_as: the legacy waits of kernels <= 5.15 */
+#define RR_POLICY_REASON_CONGESTION_WAIT	4
+#define RR_POLICY_REASON_WAIT_IFF_CONGESTED	5
 
 /* Where the kernel code would consider throttling (reference 1.2, 2.4). */
 enum rr_site {
@@ -92,6 +95,7 @@ struct rr_verdict {
 	uint32_t pages_per_waiter;	/* RR_WAKE_WRITEBACK */
 	uint32_t wake_efficiency_ppm;	/* RR_WAKE_PROGRESS */
 	uint32_t congestion_on, congestion_off;	/* RR_WAKE_UNCONGESTED: in-flight thresholds */
+	uint32_t counted_as;		/* 0: under the point's reason; else RR_POLICY_REASON_* + 1 */
 };
 
 struct rr_policy_env {
