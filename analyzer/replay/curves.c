@@ -307,6 +307,9 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 	c->inflight = inflight.p;
 	c->nr_inflight = inflight.n;
 	inflight.p = NULL;
+	if (rr_decisions_build(m, &c->decisions))
+		goto out;
+	c->have_decisions = 1;
 	*out = c;
 	c = NULL;
 	ret = 0;
@@ -345,7 +348,14 @@ void rr_curves_free(struct rr_curves *c)
 	}
 	free(c->node);
 	free(c->inflight);
+	if (c->have_decisions)
+		rr_decisions_release(&c->decisions);
 	free(c);
+}
+
+const struct rr_decisions *rr_curves_decisions(const struct rr_curves *c)
+{
+	return c->have_decisions ? &c->decisions : NULL;
 }
 
 int rr_curves_sampled(const struct rr_curves *c)

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "decisions.h"
 #include "reclaim_replay/replay.h"
 
 struct rr_point {
@@ -48,7 +49,14 @@ struct rr_curves {
 	size_t nr_inflight;
 	int sampled;
 	int page_size;
+	/* The model's decision points and task timelines: they depend on the
+	 * model only, so they are built here once and shared by every replay. */
+	struct rr_decisions decisions;
+	int have_decisions;
 };
+
+/* The decision points of the model the curves were built from. */
+const struct rr_decisions *rr_curves_decisions(const struct rr_curves *c);
 
 uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t);
 /* First time >= @from when W(t) > @target; UINT64_MAX when never. */

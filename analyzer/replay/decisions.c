@@ -380,21 +380,17 @@ static void sort_items(struct rr_item *a, struct rr_item *tmp, size_t n)
  * (task, ts, kind) gives.
  */
 static int group_items(const struct rr_model *m, const struct rr_decisions *d,
-		       struct rr_item *items, size_t n, uint32_t nr_tasks)
+		       struct rr_item *items, const uint32_t *task, size_t n, uint32_t nr_tasks,
+		       uint32_t *task_off)
 {
-	uint32_t *task = malloc((n ? n : 1) * sizeof(*task));
 	size_t *off = calloc((size_t)nr_tasks + 2, sizeof(*off));
 	struct rr_item *out = malloc((n ? n : 1) * sizeof(*out));
 	int ret = -ENOMEM;
 
-	if (!task || !off || !out)
+	if (!off || !out)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t k = item_task(m, d, &items[i]);
-
-		task[i] = k;
-		off[(k < nr_tasks ? k : nr_tasks) + 1]++;
-	}
+	for (size_t i = 0; i < n; i++)
+		off[(task[i] < nr_tasks ? task[i] : nr_tasks) + 1]++;
 	for (uint32_t k = 0; k <= nr_tasks; k++)
 		off[k + 1] += off[k];
 	{
@@ -420,54 +416,64 @@ static int group_items(const struct rr_model *m, const struct rr_decisions *d,
 		}
 	}
 	memcpy(items, out, n * sizeof(*items));
+	for (uint32_t k = 0; k <= nr_tasks; k++)
+		task_off[k] = (uint32_t)off[k];
 	ret = 0;
 out:
-	free(task);
 	free(off);
 	free(out);
 	return ret;
 }
 
+/* Append an item and the task it belongs to. */
+static int add_task_item(struct vec *items, struct vec *tasks, uint64_t ts, uint8_t kind,
+			 uint32_t index, uint32_t task)
+{
+	uint32_t *k = vec_push(tasks, sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	*k = task;
+	return add_item(items, ts, kind, index);
+}
+
 static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
 {
 	const struct rr_trace *t = m->trace;
-	struct vec items = { 0 };
+	struct vec items = { 0 }, tasks = { 0 };
 
 	for (uint32_t e = 0; e < m->nr_episodes; e++) {
 		const struct rr_episode *ep = &m->episodes[e];
 
-		if (add_item(&items, ep->begin, RR_ITEM_EPISODE_BEGIN, e) ||
-		    add_item(&items, ep->end, RR_ITEM_EPISODE_END, e))
+		if (add_task_item(&items, &tasks, ep->begin, RR_ITEM_EPISODE_BEGIN, e, ep->task) ||
+		    add_task_item(&items, &tasks, ep->end, RR_ITEM_EPISODE_END, e, ep->task))
 			goto oom;
 	}
 	for (uint32_t i = 0; i < m->nr_batches; i++) {
 		const struct rr_batch *b = &m->batches[i];
+		const struct rr_event *sh;
 
-		if (b->shrink_event != RR_NONE &&
-		    add_item(&items, t->events[b->shrink_event].ts, RR_ITEM_BATCH, i))
+		if (b->shrink_event == RR_NONE)
+			continue;
+		sh = &t->events[b->shrink_event];
+		if (add_task_item(&items, &tasks, sh->ts, RR_ITEM_BATCH, i, sh->task))
 			goto oom;
 	}
 	for (uint32_t i = 0; i < d->nr_points; i++)
-		if (add_item(&items, d->points[i].start, RR_ITEM_DECISION, i))
+		if (add_task_item(&items, &tasks, d->points[i].start, RR_ITEM_DECISION, i,
+				  d->points[i].task))
 			goto oom;
-	if (group_items(m, d, items.p, items.n, (uint32_t)t->nr_tasks))
-		goto oom;
-	d->items = items.p;
 	d->nr_tasks = (uint32_t)t->nr_tasks;
 	d->task_off = calloc((size_t)d->nr_tasks + 2, sizeof(*d->task_off));
-	if (!d->task_off)
-		return -ENOMEM;
-	for (size_t i = 0; i < items.n; i++) {
-		uint32_t task = item_task(m, d, &d->items[i]);
-
-		if (task < d->nr_tasks)
-			d->task_off[task + 1]++;
-	}
-	for (uint32_t k = 0; k < d->nr_tasks; k++)
-		d->task_off[k + 1] += d->task_off[k];
+	if (!d->task_off ||
+	    group_items(m, d, items.p, tasks.p, items.n, d->nr_tasks, d->task_off))
+		goto oom;
+	d->items = items.p;
+	free(tasks.p);
 	return 0;
 oom:
 	free(items.p);
+	free(tasks.p);
 	return -ENOMEM;
 }
 
