@@ -49,10 +49,12 @@ int rr_cli_common_option(struct rr_cli *cli, int opt, const char *arg);
 #define RR_HELP_COMMON \
 	"  -j, --json          one JSON document (schema v1) on stdout\n" \
 	"  -p, --pretty        indented JSON (implies --json)\n" \
-	"  -o, --output FILE   write the report to FILE\n" \
-	"  -q, --quiet         no warnings on stderr\n" \
+	"  -o, --output FILE   write the report to FILE (tables without colour)\n" \
+	"  -q, --quiet         with --json, do not repeat the report's warnings on stderr\n" \
+	"                      (they stay in the document; reader warnings, errors still show)\n" \
 	"      --strict        exit 3 when the recording lost events\n" \
-	"      --no-color      plain tables even on a terminal\n" \
+	"      --color         coloured table headings even when stdout is not a terminal\n" \
+	"      --no-color      plain tables even on a terminal (also: NO_COLOR set)\n" \
 	"  -h, --help          this help\n"
 
 /* Open -o FILE; emit and close. Return an exit code. */
@@ -63,6 +65,7 @@ void rr_cli_json_error(struct rr_cli *cli, const char *msg);
 
 int cmd_stats(int argc, char **argv, struct rr_cli *cli);
 int cmd_replay(int argc, char **argv, struct rr_cli *cli);
+int cmd_compare(int argc, char **argv, struct rr_cli *cli);
 int cmd_validate(int argc, char **argv, struct rr_cli *cli);
 int cmd_policies(int argc, char **argv, struct rr_cli *cli);
 int cmd_record(int argc, char **argv, struct rr_cli *cli);

@@ -12,15 +12,7 @@
 #include "cli.h"
 #include "reclaim_replay/error.h"
 #include "reclaim_replay/replay.h"
-
-#define MAX_POLICIES 32
-#define MAX_SETTINGS 32
-
-struct policy_arg {
-	const char *name;
-	const char *settings[MAX_SETTINGS];
-	uint32_t nr_settings;
-};
+#include "replay_inputs.h"
 
 static void replay_usage(FILE *f)
 {
@@ -33,102 +25,56 @@ static void replay_usage(FILE *f)
 		"noprogress.wake_efficiency=0.125, isolated.wake=0|1; legacy-intended:\n"
 		"congestion.nr_requests=128). Durations take ns, us, ms, s or j (jiffies at\n"
 		"the trace's HZ). 'reclaim-replay policies' lists the policies.\n\n"
-		"  -P, --policy NAME   a policy to replay (repeatable)\n"
-		"  -s, --set KEY=VAL   a setting of the last --policy\n" RR_HELP_COMMON);
+		RR_HELP_POLICY RR_HELP_COMMON);
 }
 
-static int parse_args(int argc, char **argv, struct rr_cli *cli, struct policy_arg *pols,
-		      int *nr_pols)
+static int parse_args(int argc, char **argv, struct rr_cli *cli, struct rr_policy_args *pa)
 {
 	static const struct option longopts[] = {
 		RR_CLI_COMMON_LONG,
-		{ "policy", required_argument, NULL, 'P' },
-		{ "set", required_argument, NULL, 's' },
+		RR_POLICY_LONG,
 		{ 0 },
 	};
-	int opt;
+	int opt, ret;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, RR_CLI_COMMON_SHORT "P:s:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, RR_CLI_COMMON_SHORT RR_POLICY_SHORT, longopts,
+				  NULL)) != -1) {
 		if (opt == 'h') {
 			replay_usage(stdout);
 			return -1;
 		}
-		if (opt == 'P') {
-			if (*nr_pols == MAX_POLICIES)
-				return rr_fail(RR_EXIT_USAGE, "replay: at most %d policies", MAX_POLICIES);
-			memset(&pols[*nr_pols], 0, sizeof(pols[0]));
-			pols[(*nr_pols)++].name = optarg;
+		ret = rr_policy_args_option(pa, "replay", opt, optarg);
+		if (ret > 0)
+			return ret;
+		if (!ret)
 			continue;
-		}
-		if (opt == 's') {
-			struct policy_arg *p = *nr_pols ? &pols[*nr_pols - 1] : NULL;
-
-			if (!p)
-				return rr_fail(RR_EXIT_USAGE, "replay: --set %s comes before any --policy",
-					       optarg);
-			if (!strchr(optarg, '=') || p->nr_settings == MAX_SETTINGS)
-				return rr_fail(RR_EXIT_USAGE, "replay: --set wants KEY=VALUE, got '%s'",
-					       optarg);
-			p->settings[p->nr_settings++] = optarg;
-			continue;
-		}
 		if (!rr_cli_common_option(cli, opt, optarg)) {
 			replay_usage(stderr);
 			return RR_EXIT_USAGE;
 		}
 	}
-	if (!*nr_pols)
-		return rr_fail(RR_EXIT_USAGE, "replay: give at least one --policy");
+	ret = rr_policy_args_check(pa, "replay", 1);
+	if (ret)
+		return ret;
 	if (optind >= argc)
 		return rr_fail(RR_EXIT_USAGE, "replay: no TRACE given");
 	return 0;
 }
 
-/* Replay one input under `recorded` and every requested policy. */
-static int replay_input(const struct rr_input *in, const struct policy_arg *pols, int nr,
-			struct rr_replay_result *res)
-{
-	struct rr_curves *curves;
-	int ret = 0;
-
-	if (rr_curves_build(in->model, &curves))
-		return rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", in->trace->path);
-	for (int p = 0; p <= nr && !ret; p++) {
-		struct rr_policy_instance inst;
-		const char *name = p ? pols[p - 1].name : "recorded";
-
-		ret = rr_policy_open(name, p ? pols[p - 1].settings : NULL,
-				     p ? pols[p - 1].nr_settings : 0, in->model, &inst);
-		if (ret)
-			break;
-		if (rr_replay(in->model, curves, &inst, &res[p]))
-			ret = rr_fail(RR_EXIT_FAILURE, "'%s': policy %s failed", in->trace->path,
-				      inst.label);
-		rr_policy_close(&inst);
-		if (ret)
-			for (int q = 0; q < p; q++)
-				rr_replay_result_release(&res[q]);
-	}
-	rr_curves_free(curves);
-	return ret;
-}
-
 int cmd_replay(int argc, char **argv, struct rr_cli *cli)
 {
-	struct policy_arg pols[MAX_POLICIES];
-	struct rr_replay_result res[MAX_POLICIES + 1];
+	struct rr_policy_args pa;
+	struct rr_replay_result res[RR_MAX_POLICIES + 1];
 	struct rr_inputs ins;
 	json_t *doc = NULL, *results = NULL;
-	int nr = 0, ret;
+	int nr, ret;
 
-	ret = parse_args(argc, argv, cli, pols, &nr);
+	memset(&pa, 0, sizeof(pa));
+	ret = parse_args(argc, argv, cli, &pa);
 	if (ret)
 		return ret < 0 ? RR_EXIT_OK : ret;
-	for (int p = 0; p < nr; p++)
-		if (!rr_policy_find(pols[p].name))
-			return rr_fail(RR_EXIT_USAGE, "unknown policy '%s' (see 'reclaim-replay policies')",
-				       pols[p].name);
+	nr = pa.nr;
 	ret = rr_cli_open_output(cli);
 	if (ret)
 		return ret;
@@ -140,7 +86,7 @@ int cmd_replay(int argc, char **argv, struct rr_cli *cli)
 		results = json_array();
 	}
 	for (int i = 0; i < ins.nr && !ret; i++) {
-		ret = replay_input(&ins.in[i], pols, nr, res);
+		ret = rr_replay_policies(&ins.in[i], &pa, 1, res);
 		if (ret)
 			break;
 		if (cli->json) {

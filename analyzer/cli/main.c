@@ -21,13 +21,30 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "stats", cmd_stats, "what reclaim did on each NUMA node of a recording" },
 	{ "replay", cmd_replay, "stall and wasted scanning per node under throttle policies" },
+	{ "compare", cmd_compare, "policies side by side per node, with differences to the first" },
 	{ "validate", cmd_validate, "how well the replay model reproduces a recording" },
 	{ "policies", cmd_policies, "list the built-in throttle policies" },
 	{ "record", cmd_record, "record a replay-grade trace.dat through a tracing instance" },
 	{ "live", cmd_live, "rolling per-node reclaim figures from a live tracing instance" },
 };
 
+#ifdef __SANITIZE_ADDRESS__
+/*
+ * ASan build only: a corrupt trace.dat header can make libtracecmd ask
+ * malloc() for an absurd size. The real allocator returns NULL and the
+ * library fails cleanly (exit 4); ASan's default is to abort instead, so
+ * make it behave like the real one. ASAN_OPTIONS still overrides this.
+ */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+#endif
+
 static char last_error[1024];
+/* argv[0] of a subcommand, so getopt's own messages read "reclaim-replay: stats: ..." */
+static char cmd_argv0[64];
 
 static void error_routine(const char *msg)
 {
@@ -43,8 +60,15 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nTRACE is a trace.dat (v6 or v7, compressed or not) or the text of\n"
 		"`trace-cmd report` / tracefs `trace`. 'reclaim-replay <command> --help' shows the\n"
-		"options of a command; man reclaim-replay(1) lists the exit codes:\n"
-		"0 ok, 1 runtime failure, 2 usage, 3 lost events under --strict, 4 bad input.\n");
+		"options of a command.\n\n"
+		"exit codes (man reclaim-replay(1), docs/exit-codes.md):\n"
+		"  0  ok\n"
+		"  1  runtime failure (I/O error, out of memory)\n"
+		"  2  bad command line\n"
+		"  3  --strict and the recording lost events\n"
+		"  4  bad input: missing, unreadable, not a trace, corrupt or truncated\n"
+		"  5  validate: identity or a property check failed\n"
+		"  6  record/live: not root, or no tracefs\n");
 }
 
 int main(int argc, char **argv)
@@ -71,6 +95,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(commands[i].name, name))
 			continue;
+		snprintf(cmd_argv0, sizeof(cmd_argv0), "reclaim-replay: %s", name);
+		argv[1] = cmd_argv0;
 		code = commands[i].fn(argc - 1, argv + 1, &cli);
 		if (code != RR_EXIT_OK && code != RR_EXIT_DATA_LOSS && cli.json && last_error[0])
 			rr_cli_json_error(&cli, last_error);

@@ -289,8 +289,11 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 		struct rr_node_curves *nc = &c->node[n];
 
 		/* batches are listed by their shrink; order the sources by time */
-		qsort(nb[n].iso.p, nb[n].iso.n, sizeof(struct rr_wake_source), cmp_source);
-		qsort(nb[n].direct.p, nb[n].direct.n, sizeof(struct rr_wake_source), cmp_source);
+		if (nb[n].iso.n > 1)
+			qsort(nb[n].iso.p, nb[n].iso.n, sizeof(struct rr_wake_source), cmp_source);
+		if (nb[n].direct.n > 1)
+			qsort(nb[n].direct.p, nb[n].direct.n, sizeof(struct rr_wake_source),
+			      cmp_source);
 		nc->written = nb[n].written.p;
 		nc->nr_written = nb[n].written.n;
 		nc->isolation_pass = nb[n].iso.p;
@@ -302,6 +305,7 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 		nc->nr_cum = nb[n].cum_s.n;
 		nc->samples = nb[n].samples.p;
 		nc->nr_samples = nb[n].samples.n;
+		free(nb[n].sampled_written.p);	/* folded into written above */
 		memset(&nb[n], 0, sizeof(nb[n]));
 	}
 	c->inflight = inflight.p;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "reclaim_replay/report.h"
+#include "report/sha256.h"
 
 #define U(x) json_integer((json_int_t)(x))
 
@@ -49,6 +50,7 @@ json_t *rr_json_input(const struct rr_input *in)
 	json_object_set_new(o, "path", json_string(t->path));
 	json_object_set_new(o, "format", json_string(t->format ? t->format : "?"));
 	json_object_set_new(o, "size_bytes", U(t->file_size));
+	json_object_set_new(o, "sha256", rr_json_sha256(t->path));
 	json_object_set_new(o, "kernel", t->kernel[0] ? json_string(t->kernel) : json_null());
 	json_object_set_new(o, "hz", t->hz ? U(t->hz) : json_null());
 	json_object_set_new(o, "page_size", t->page_size ? U(t->page_size) : json_null());

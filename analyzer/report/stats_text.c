@@ -7,17 +7,18 @@
 
 static void print_episodes(FILE *out, const struct rr_node_stats *n)
 {
-	fprintf(out, "  %-10s %8s %9s %6s %11s %9s %9s %9s %9s\n", "episodes", "begun",
-		"completed", "open", "total ms", "p50 ms", "p90 ms", "p99 ms", "max ms");
+	fprintf(out, "  %-10s %8s %9s %6s %6s %11s %9s %9s %9s %9s\n", "episodes", "begun",
+		"completed", "open", "cut", "total ms", "p50 ms", "p90 ms", "p99 ms", "max ms");
 	for (int k = 0; k < RR_NR_EPISODE_KINDS; k++) {
 		const struct rr_episode_stats *e = &n->episodes[k];
 
 		if (!e->begun && !e->dur.count && !e->open && !e->cut_by_loss)
 			continue;
-		fprintf(out, "  %-10s %8llu %9llu %6llu %11.1f %9.3f %9.3f %9.3f %9.3f\n",
+		/* open: begin or end outside the trace; cut: a loss may have eaten it */
+		fprintf(out, "  %-10s %8llu %9llu %6llu %6llu %11.1f %9.3f %9.3f %9.3f %9.3f\n",
 			rr_context_name(k), (unsigned long long)e->begun,
-			(unsigned long long)e->dur.count,
-			(unsigned long long)(e->open + e->cut_by_loss), rr_ms(e->dur.total_ns),
+			(unsigned long long)e->dur.count, (unsigned long long)e->open,
+			(unsigned long long)e->cut_by_loss, rr_ms(e->dur.total_ns),
 			rr_ms(e->dur.p50_ns), rr_ms(e->dur.p90_ns), rr_ms(e->dur.p99_ns),
 			rr_ms(e->dur.max_ns));
 	}

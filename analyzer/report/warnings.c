@@ -49,7 +49,7 @@ int rr_warnings_for_input(struct rr_warnings *w, const struct rr_input *in)
 	const struct rr_model *m = in->model;
 	const char *p = t->path;
 	uint64_t lost = 0, notices = 0;
-	int r = 0;
+	int r = 0, text = t->format && !strncmp(t->format, "ftrace text", 11);
 
 	for (int c = 0; c < t->nr_cpus; c++) {
 		lost += t->lost_per_cpu ? t->lost_per_cpu[c] : 0;
@@ -60,10 +60,20 @@ int rr_warnings_for_input(struct rr_warnings *w, const struct rr_input *in)
 				     "batches were not paired across a gap",
 				     p, (unsigned long long)lost, (unsigned long long)notices,
 				     (unsigned long long)m->pairs_refused_across_loss);
-	for (size_t i = 0; i < t->nr_missing_fields; i++)
-		r |= rr_warnings_add(w, "%s: the format of %s has no field '%s'; it reads as 0",
-				     p, t->missing_fields[i].name,
-				     strchr(t->missing_fields[i].name, '.') + 1);
+	for (size_t i = 0; i < t->nr_missing_fields; i++) {
+		/* names are "event.field" */
+		const char *name = t->missing_fields[i].name, *dot = strchr(name, '.');
+		int elen = dot ? (int)(dot - name) : (int)strlen(name);
+		const char *field = dot ? dot + 1 : "?";
+
+		if (text)
+			r |= rr_warnings_add(w, "%s: the text of %.*s has no field '%s' (its print "
+					     "format does not show it); it reads as 0", p, elen, name,
+					     field);
+		else
+			r |= rr_warnings_add(w, "%s: the format of %.*s has no field '%s'; "
+					     "it reads as 0", p, elen, name, field);
+	}
 	if (t->records_undecodable)
 		r |= rr_warnings_add(w, "%s: %llu records could not be decoded and were skipped",
 				     p, (unsigned long long)t->records_undecodable);
@@ -82,5 +92,27 @@ int rr_warnings_for_input(struct rr_warnings *w, const struct rr_input *in)
 	if (m->batches_without_isolate)
 		r |= rr_warnings_add(w, "%s: %llu shrink events had no matching lru_isolate",
 				     p, (unsigned long long)m->batches_without_isolate);
+	if (m->isolates_without_shrink)
+		r |= rr_warnings_add(w, "%s: %llu lru_isolate events had no matching shrink event "
+				     "(their pages count as isolated, not as scanned)",
+				     p, (unsigned long long)m->isolates_without_shrink);
+	if (m->isolates_cut_by_loss)
+		r |= rr_warnings_add(w, "%s: %llu lru_isolate events were cut from their shrink "
+				     "event by lost events", p,
+				     (unsigned long long)m->isolates_cut_by_loss);
+	if (m->episodes_end_mismatch)
+		r |= rr_warnings_add(w, "%s: %llu reclaim episodes were ended by a *_end of another "
+				     "kind (events missing); they are counted as open", p,
+				     (unsigned long long)m->episodes_end_mismatch);
+	if (m->throttles_nid_unknown)
+		r |= rr_warnings_add(w, "%s: %llu legacy congestion waits outside any episode and "
+				     "without a cpu map were counted on node 0", p,
+				     (unsigned long long)m->throttles_nid_unknown);
+	if (m->throttles_unknown_reason)
+		r |= rr_warnings_add(w, "%s: %llu mm_vmscan_throttled events (%.1f ms) had an "
+				     "unknown reason and are left out of the throttle tables and "
+				     "of task throttle time", p,
+				     (unsigned long long)m->throttles_unknown_reason,
+				     (double)m->throttles_unknown_reason_us / 1000.0);
 	return r ? -1 : 0;
 }

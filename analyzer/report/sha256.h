@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SHA-256 (FIPS 180-4), small and dependency-free: the project may link only
+ * its four libraries, none of which offers a digest, and the reports name
+ * each input by its hash so two reports can be tied to the same recording.
+ */
+#ifndef RR_REPORT_SHA256_H
+#define RR_REPORT_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#define RR_SHA256_LEN 32
+#define RR_SHA256_HEX_LEN (2 * RR_SHA256_LEN + 1)
+
+struct rr_sha256 {
+	uint32_t h[8];
+	uint64_t bytes;		/* message length so far */
+	uint8_t buf[64];
+	size_t fill;		/* bytes waiting in @buf */
+};
+
+void rr_sha256_init(struct rr_sha256 *c);
+void rr_sha256_update(struct rr_sha256 *c, const void *data, size_t len);
+void rr_sha256_final(struct rr_sha256 *c, uint8_t digest[RR_SHA256_LEN]);
+/* One-shot digest of @len bytes as 64 lower-case hex digits plus NUL. */
+void rr_sha256_hex(const void *data, size_t len, char hex[RR_SHA256_HEX_LEN]);
+void rr_sha256_to_hex(const uint8_t digest[RR_SHA256_LEN], char hex[RR_SHA256_HEX_LEN]);
+
+/* The file's SHA-256 as a JSON string, or JSON null when it cannot be read. */
+json_t *rr_json_sha256(const char *path);
+
+#endif
