@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# replay: `recorded` reproduces `stats` and the recorder's manifest exactly
+# (identity), `none` never sleeps, `legacy-broken` sleeps whole timeouts,
+# `parametric` is monotone in writeback.timeout, option errors exit 2, and a
+# what-if on a generated 5.10 (legacy) trace. Checks live in replay_checks.py.
+# RR_GEN names the generator (default build/rr-gen).
+set -u
+. "$(dirname "$0")/../lib.sh"
+RR_GEN=${RR_GEN:-$TOP/build/rr-gen}
+CHK=$(dirname "$0")/replay_checks.py
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+t_start=$(date +%s.%N)
+
+# report FILE: replay_checks.py lines to numbered TAP lines; a helper that
+# died or said nothing is a failure, not a silent pass.
+report() {
+	local res desc detail
+	if [ ! -s "$1" ]; then
+		not_ok "replay_checks.py output ($(basename "$1"))" "no checks ran: $(tail -n 3 "$1.err" 2>/dev/null)"
+		return
+	fi
+	while IFS=$'\t' read -r res desc detail; do
+		case $res in
+		ok) ok "$desc" ;;
+		skip) skip "$desc" "$detail" ;;
+		note) echo "# $desc" ;;
+		*) not_ok "$desc" "$detail" ;;
+		esac
+	done <"$1"
+}
+
+# chk OUT ARGS...: run replay_checks.py ARGS into OUT and report it
+chk() {
+	local o=$1; shift
+	python3 "$CHK" "$@" >"$o" 2>"$o.err" || not_ok "replay_checks.py $1 exits 0" "$(tail -n 3 "$o.err")"
+	report "$o"
+}
+
+# run OUT ARGS...: reclaim-replay ARGS > OUT; 0 when it exited 0 without a
+# sanitizer report, else a not ok line and 1
+run() {
+	local o=$1 rc; shift
+	"$RR_BIN" "$@" >"$o" 2>"$o.err"
+	rc=$?
+	if [ $rc -ne 0 ] || grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$o.err"; then
+		not_ok "reclaim-replay $* exits 0" "exit $rc: $(head -c 300 "$o.err")"
+		return 1
+	fi
+	return 0
+}
+
+if [ ! -x "$RR_BIN" ]; then
+	skip "replay" "no reclaim-replay at $RR_BIN (make)"
+	tap_done; exit
+fi
+
+# --- identity, none, legacy-broken on every real trace ------------------------
+traces=("$TOP"/traces/*.dat)
+if [ -d "$SHARED/traces" ]; then
+	traces+=("$SHARED"/traces/*.dat)
+else
+	skip "shared traces: identity, none, legacy-broken" "no $SHARED/traces"
+fi
+i=0
+for f in "${traces[@]}"; do
+	i=$((i + 1))
+	case $f in "$SHARED"/*) n=shared/$(basename "$f" .dat) ;; *) n=$(basename "$f" .dat) ;; esac
+	d=$tmp/t$i
+	mkdir -p "$d"
+	run "$d/replay.json" replay --json -P recorded -P none -P legacy-broken "$f" || continue
+	run "$d/stats.json" stats --json "$f" || continue
+	chk "$d/id.out" identity "$n" "$d/replay.json" "$d/stats.json"
+	man=${f%.dat}.manifest.json
+	if [ -f "$man" ]; then
+		chk "$d/man.out" manifest "$n" "$d/replay.json" "$man"
+	else
+		skip "$n: recorded replay = manifest" "no $(basename "$man")"
+	fi
+	chk "$d/none.out" none "$n" "$d/replay.json" "$d/stats.json"
+	chk "$d/whole.out" whole "$n" "$d/replay.json"
+	# hand-computed: msleep(100) per recorded ISOLATED throttle (bundled copy)
+	[ "$f" = "$TOP/traces/isolated-noswap-a.dat" ] &&
+		chk "$d/iso.out" isolated "$n" "$d/replay.json" "$d/stats.json"
+done
+
+# --- parametric: monotone in writeback.timeout --------------------------------
+f=$TOP/traces/counters-writer.dat
+vals="1j 4j 25j 100j"
+args=()
+for v in $vals; do args+=(-P parametric --set "writeback.timeout=$v"); done
+if run "$tmp/param.json" replay --json "${args[@]}" "$f"; then
+	# shellcheck disable=SC2086
+	chk "$tmp/param.out" monotone counters-writer "$tmp/param.json" writeback.timeout $vals
+fi
+
+# --- option errors ----------------------------------------------------------------
+# expect_fail DESC CODE TEXT-IN-MESSAGE ARGS...
+expect_fail() {
+	local desc=$1 code=$2 text=$3 rc; shift 3
+	"$RR_BIN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne "$code" ]; then
+		not_ok "$desc: exit $code" "got exit $rc: $(head -c 300 "$tmp/err")"
+	elif grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$tmp/err"; then
+		not_ok "$desc: no sanitizer report" "$(head -c 300 "$tmp/err")"
+	elif [ -n "$text" ] && ! grep -qF -- "$text" "$tmp/err"; then
+		not_ok "$desc: message names '$text'" "$(cat "$tmp/err")"
+	elif [ -s "$tmp/out" ]; then
+		not_ok "$desc: nothing on stdout" "$(head -c 300 "$tmp/out")"
+	else
+		ok "$desc: exit $code, $(head -n1 "$tmp/err" | cut -c1-90)"
+	fi
+}
+expect_fail "unknown policy" 2 "frobnicate" replay -P frobnicate "$f"
+expect_fail "--set before --policy" 2 "writeback.timeout=1j" \
+	replay --set writeback.timeout=1j -P parametric "$f"
+expect_fail "bad duration" 2 "writeback.timeout" \
+	replay -P parametric --set writeback.timeout=fast "$f"
+expect_fail "unknown setting on parametric" 2 "bogus.timeout" \
+	replay -P parametric --set bogus.timeout=1j "$f"
+expect_fail "--set on none" 2 "none" replay -P none --set writeback.timeout=1j "$f"
+expect_fail "no --policy" 2 "--policy" replay "$f"
+
+# --json parses, schema_version 1 (reuses the parametric run)
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d.get("schema_version") == 1 and d.get("command") == "replay" else 1)' \
+   "$tmp/param.json" 2>"$tmp/err"; then
+	ok "replay --json parses, schema_version 1, command replay"
+else
+	not_ok "replay --json parses, schema_version 1, command replay" \
+		"$(tail -n 2 "$tmp/err") $(head -c 200 "$tmp/param.json")"
+fi
+
+# --- what-if on a generated legacy (5.10) trace -------------------------------
+if [ ! -x "$RR_GEN" ]; then
+	skip "what-if on legacy510" "no rr-gen at $RR_GEN (make build/rr-gen)"
+else
+	d=$tmp/legacy510
+	mkdir -p "$d"
+	if ! "$RR_GEN" -o "$d/legacy510.dat" -e "$d/legacy510.expected.json" \
+	     "$TOP/tests/gen/scenarios/legacy510.scn" >"$d/gen.out" 2>&1; then
+		not_ok "legacy510: rr-gen writes the trace" "$(head -c 300 "$d/gen.out")"
+	elif run "$d/plain.out" replay -P mainline -P legacy-broken "$d/legacy510.dat" &&
+	     run "$d/replay.json" replay --json -P mainline -P legacy-broken "$d/legacy510.dat" &&
+	     run "$d/stats.json" stats --json "$d/legacy510.dat"; then
+		ok "legacy510: replay -P mainline -P legacy-broken runs (plain and --json)"
+		chk "$d/whatif.out" whatif legacy510 "$d/replay.json" "$d/stats.json"
+	fi
+fi
+
+t_end=$(date +%s.%N)
+echo "# t0400 took $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }') s"
+tap_done
