@@ -96,27 +96,6 @@ static enum rr_context begin_kind(uint8_t type)
 	}
 }
 
-/* Close a task's open episodes and pending batch because a loss may have
- * eaten their ends: they must not be paired with later events. */
-static void cut_by_loss(struct builder *b, struct task_state *s)
-{
-	struct rr_model *m = b->m;
-	uint32_t *slots[] = { &s->episode, &s->softlimit, &s->kswapd };
-
-	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
-		if (*slots[i] == RR_NONE)
-			continue;
-		m->episodes[*slots[i]].flags |= RR_EPF_CUT_BY_LOSS;
-		m->episodes[*slots[i]].end = s->prev_ts;
-		*slots[i] = RR_NONE;
-		m->pairs_refused_across_loss++;
-	}
-	if (s->isolate != RR_NONE) {
-		s->isolate = RR_NONE;
-		m->pairs_refused_across_loss++;
-	}
-}
-
 static enum rr_context context_of(const struct builder *b, const struct task_state *s,
 				  const struct rr_task *task, uint32_t *episode)
 {
@@ -161,6 +140,36 @@ static int add_batch(struct builder *b, struct task_state *s, const struct rr_ta
 	return 0;
 }
 
+/*
+ * Close a task's open episodes and pending batch because a loss may have
+ * eaten their ends: they must not be paired with later events. The pending
+ * isolate becomes a batch without shrink, flagged RR_BATF_LOSS and counted.
+ */
+static int cut_by_loss(struct builder *b, struct task_state *s, const struct rr_task *task)
+{
+	struct rr_model *m = b->m;
+	uint32_t *slots[] = { &s->episode, &s->softlimit, &s->kswapd };
+
+	/* first, while its episode is still open: the batch keeps its context */
+	if (s->isolate != RR_NONE) {
+		if (add_batch(b, s, task, s->isolate, RR_NONE, RR_NID_NONE))
+			return -ENOMEM;
+		m->batches[m->nr_batches - 1].flags |= RR_BATF_LOSS;
+		m->isolates_cut_by_loss++;
+		s->isolate = RR_NONE;
+		m->pairs_refused_across_loss++;
+	}
+	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
+		if (*slots[i] == RR_NONE)
+			continue;
+		m->episodes[*slots[i]].flags |= RR_EPF_CUT_BY_LOSS;
+		m->episodes[*slots[i]].end = s->prev_ts;
+		*slots[i] = RR_NONE;
+		m->pairs_refused_across_loss++;
+	}
+	return 0;
+}
+
 static int on_throttle(struct builder *b, struct task_state *s, const struct rr_task *task,
 		       const struct rr_event *ev, uint32_t i)
 {
@@ -186,6 +195,16 @@ static int on_throttle(struct builder *b, struct task_state *s, const struct rr_
 	else
 		th->reason = RR_REASON_LEGACY_WAIT_IFF_CONGESTED;
 	th->context = (uint8_t)context_of(b, s, task, &th->episode);
+	if (th->reason == UINT8_MAX) {
+		/*
+		 * Reason bits that are not one known reason: stats and replay
+		 * leave it out, so the episode's throttle time does too (the
+		 * per-task throttle ms stays the sum of the reason tables).
+		 */
+		m->throttles_unknown_reason++;
+		m->throttles_unknown_reason_us += th->usec_delayed;
+		return 0;
+	}
 	if (th->episode != RR_NONE) {
 		m->episodes[th->episode].throttle_ns += delayed_ns;
 		m->episodes[th->episode].nr_throttles++;
@@ -193,13 +212,24 @@ static int on_throttle(struct builder *b, struct task_state *s, const struct rr_
 	return 0;
 }
 
+/*
+ * @prev_ts: the task's event before @ev. An open episode of another kind
+ * (its own end and this end's begin were lost) is kept as open, not
+ * silently dropped, and counted.
+ */
 static void end_episode(struct builder *b, uint32_t *slot, const struct rr_event *ev, uint32_t i,
-			enum rr_context kind)
+			enum rr_context kind, uint64_t prev_ts)
 {
 	struct rr_model *m = b->m;
 	struct rr_episode *ep;
 
-	if (*slot != RR_NONE && m->episodes[*slot].kind == kind) {
+	if (*slot != RR_NONE && m->episodes[*slot].kind != kind) {
+		m->episodes[*slot].flags |= RR_EPF_OPEN_AT_END;
+		m->episodes[*slot].end = prev_ts;
+		m->episodes_end_mismatch++;
+		*slot = RR_NONE;
+	}
+	if (*slot != RR_NONE) {
 		ep = &m->episodes[*slot];
 	} else {
 		/* An end whose begin predates the trace (or was cut by a loss):
@@ -226,6 +256,7 @@ static int step(struct builder *b, uint32_t i)
 	uint32_t ti;
 	struct task_state *s;
 	const struct rr_task *task;
+	uint64_t prev_ts;
 
 	if (ev->type == RR_EV_LOST) {
 		if (ev->cpu < b->m->nr_cpus)
@@ -238,8 +269,8 @@ static int step(struct builder *b, uint32_t i)
 	s = &b->ts[ti];
 	task = &t->tasks[ti];
 	if (s->seen && (b->loss_end[s->prev_cpu] > s->prev_ts ||
-			b->loss_end[ev->cpu] > s->prev_ts))
-		cut_by_loss(b, s);
+			b->loss_end[ev->cpu] > s->prev_ts) && cut_by_loss(b, s, task))
+		return -ENOMEM;
 
 	if (task->is_kswapd && !s->seen && ev->type != RR_EV_KSWAPD_WAKE &&
 	    ev->type != RR_EV_KSWAPD_SLEEP && ev->type != RR_EV_COUNTERS &&
@@ -250,7 +281,16 @@ static int step(struct builder *b, uint32_t i)
 			return -ENOMEM;
 		m->episodes[s->kswapd].flags |= RR_EPF_OPEN_AT_START;
 		m->episodes[s->kswapd].nid = task->kswapd_nid;
+	} else if (task->is_kswapd && !s->seen && ev->type == RR_EV_KSWAPD_SLEEP) {
+		/* it was busy from before the trace started until this sleep */
+		s->kswapd = new_episode(b, ev, RR_NONE, RR_CTX_KSWAPD, m->first_ts);
+		if (s->kswapd == RR_NONE)
+			return -ENOMEM;
+		m->episodes[s->kswapd].flags |= RR_EPF_OPEN_AT_START;
+		m->episodes[s->kswapd].nid = task->kswapd_nid != RR_NID_NONE ?
+			task->kswapd_nid : ev->nid;
 	}
+	prev_ts = s->seen ? s->prev_ts : ev->ts;
 	s->seen = 1;
 	s->prev_ts = ev->ts;
 	s->prev_cpu = ev->cpu;
@@ -262,6 +302,7 @@ static int step(struct builder *b, uint32_t i)
 		if (s->episode != RR_NONE) {
 			/* the previous end was never seen */
 			m->episodes[s->episode].flags |= RR_EPF_OPEN_AT_END;
+			m->episodes[s->episode].end = prev_ts;
 		}
 		s->episode = new_episode(b, ev, i, begin_kind(ev->type), ev->ts);
 		if (s->episode == RR_NONE)
@@ -279,10 +320,10 @@ static int step(struct builder *b, uint32_t i)
 	case RR_EV_DIRECT_END:
 	case RR_EV_MEMCG_END:
 	case RR_EV_NODE_END:
-		end_episode(b, &s->episode, ev, i, begin_kind(ev->type));
+		end_episode(b, &s->episode, ev, i, begin_kind(ev->type), prev_ts);
 		break;
 	case RR_EV_SOFTLIMIT_END:
-		end_episode(b, &s->softlimit, ev, i, RR_CTX_SOFTLIMIT);
+		end_episode(b, &s->softlimit, ev, i, RR_CTX_SOFTLIMIT, prev_ts);
 		break;
 	case RR_EV_KSWAPD_WAKE:
 		if (task->is_kswapd && s->kswapd == RR_NONE) {
@@ -295,7 +336,7 @@ static int step(struct builder *b, uint32_t i)
 		break;
 	case RR_EV_KSWAPD_SLEEP:
 		if (task->is_kswapd && s->kswapd != RR_NONE)
-			end_episode(b, &s->kswapd, ev, i, RR_CTX_KSWAPD);
+			end_episode(b, &s->kswapd, ev, i, RR_CTX_KSWAPD, prev_ts);
 		break;
 	case RR_EV_LRU_ISOLATE:
 		if (s->isolate != RR_NONE) {
@@ -521,8 +562,13 @@ write_back:
 		else {
 			int cpu = t->events[th->event].cpu;
 
-			th->nid = cpu < m->nr_cpus && m->cpu_node[cpu] != RR_NID_NONE ?
-				m->cpu_node[cpu] : 0;
+			if (cpu < m->nr_cpus && m->cpu_node[cpu] != RR_NID_NONE) {
+				th->nid = m->cpu_node[cpu];
+			} else {
+				/* counted and warned about (report/warnings.c) */
+				th->nid = 0;
+				m->throttles_nid_unknown++;
+			}
 		}
 		t->events[th->event].nid = th->nid;
 	}

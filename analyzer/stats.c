@@ -162,7 +162,8 @@ static void batch_stats(const struct rr_model *m, struct rr_stats *s)
 		ns->scanned_by_ctx[bat->context] += sc;
 		ns->reclaimed_by_ctx[bat->context] += rc;
 		ns->batches++;
-		if (rc * RR_UNPRODUCTIVE_DEN <= sc * RR_UNPRODUCTIVE_NUM)
+		/* a batch that scanned nothing wasted nothing: not unproductive */
+		if (sc && rc * RR_UNPRODUCTIVE_DEN <= sc * RR_UNPRODUCTIVE_NUM)
 			ns->unproductive_batches++;
 	}
 	for (int n = 0; n < s->nr_nodes; n++) {

@@ -16,6 +16,10 @@
 #define FC(n, s, c)	{ .name = n, .slot = s, .conv = c }
 #define FCR(n, s, c)	{ .name = n, .slot = s, .conv = c, .required = 1 }
 #define FCA(n, a, s, c)	{ .name = n, .text_alias = a, .slot = s, .conv = c }
+/* FX: a field with an older kernels' name (alt_name) and that name's conversion */
+#define FX(n, a, alt, ac, s, c, r) \
+	{ .name = n, .text_alias = a, .alt_name = alt, .alt_conv = ac, .slot = s, .conv = c, \
+	  .required = r }
 #define FIELDS(...)	.fields = { __VA_ARGS__ }, \
 	.nr_fields = sizeof((struct rr_field_map[]){ __VA_ARGS__ }) / sizeof(struct rr_field_map)
 
@@ -43,8 +47,11 @@ static const struct rr_event_desc table[] = {
 	  FIELDS(F("nr_requested", RR_V_ISO_REQUESTED), FR("nr_scanned", RR_V_ISO_SCANNED),
 		 FR("nr_taken", RR_V_ISO_TAKEN), F("nr_skipped", RR_V_ISO_SKIPPED),
 		 F("order", RR_V_ISO_ORDER),
-		 FA("highest_zoneidx", "classzone", RR_V_ISO_CLASSZONE),
-		 FCR("lru", RR_SLOT_AUX, RR_CONV_LRU)) },
+		 /* classzone_idx until 5.10, printed "classzone=" */
+		 FX("highest_zoneidx", "classzone", "classzone_idx", 0, RR_V_ISO_CLASSZONE,
+		    RR_CONV_NUM, 0),
+		 /* 4.8-4.10: "int file" instead of "lru" */
+		 FX("lru", NULL, "file", RR_CONV_FILE_LRU, RR_SLOT_AUX, RR_CONV_LRU, 1)) },
 	{ "vmscan", "mm_vmscan_lru_shrink_inactive", RR_EV_SHRINK_INACTIVE,
 	  FIELDS(FR("nid", RR_SLOT_NID), FR("nr_scanned", RR_V_SI_SCANNED),
 		 FR("nr_reclaimed", RR_V_SI_RECLAIMED), F("nr_dirty", RR_V_SI_DIRTY),
@@ -79,25 +86,26 @@ static const struct rr_event_desc table[] = {
 	  FIELDS(F("nid", RR_SLOT_NID), F("nr_objects_to_shrink", 0), F("total_scan", 1),
 		 F("priority", RR_SLOT_AUX)) },
 	{ "vmscan", "mm_shrink_slab_end", RR_EV_SLAB_END,
-	  FIELDS(F("nid", RR_SLOT_NID), FA("retval", "last shrinker returned", RR_V_SLAB_FREED),
+	  FIELDS(F("nid", RR_SLOT_NID), FA("retval", "last shrinker return val", RR_V_SLAB_FREED),
 		 F("unused_scan", 1), F("new_scan", 2), F("total_scan", 3)) },
 	{ "compaction", "mm_compaction_isolate_migratepages", RR_EV_COMPACT_ISOLATE_MIGRATE,
-	  FIELDS(F("start_pfn", RR_SLOT_PFN), FR("nr_scanned", RR_V_CI_SCANNED),
+	  FIELDS(FA("start_pfn", "range", RR_SLOT_PFN), FR("nr_scanned", RR_V_CI_SCANNED),
 		 FR("nr_taken", RR_V_CI_TAKEN)) },
 	{ "compaction", "mm_compaction_isolate_freepages", RR_EV_COMPACT_ISOLATE_FREE,
-	  FIELDS(F("start_pfn", RR_SLOT_PFN), FR("nr_scanned", RR_V_CI_SCANNED),
+	  FIELDS(FA("start_pfn", "range", RR_SLOT_PFN), FR("nr_scanned", RR_V_CI_SCANNED),
 		 FR("nr_taken", RR_V_CI_TAKEN)) },
 	{ "compaction", "mm_compaction_fast_isolate_freepages", RR_EV_COMPACT_FAST_ISOLATE_FREE,
-	  FIELDS(F("start_pfn", RR_SLOT_PFN), FR("nr_scanned", RR_V_CI_SCANNED),
+	  FIELDS(FA("start_pfn", "range", RR_SLOT_PFN), FR("nr_scanned", RR_V_CI_SCANNED),
 		 FR("nr_taken", RR_V_CI_TAKEN)) },
 	{ "compaction", "mm_compaction_migratepages", RR_EV_COMPACT_MIGRATEPAGES,
 	  FIELDS(FR("nr_migrated", RR_V_CM_MIGRATED), FR("nr_failed", RR_V_CM_FAILED)) },
 	{ "compaction", "mm_compaction_begin", RR_EV_COMPACT_BEGIN,
-	  FIELDS(F("zone_start", RR_SLOT_PFN), F("sync", 2)) },
+	  FIELDS(F("zone_start", RR_SLOT_PFN), FA("sync", "mode", 2)) },
 	{ "compaction", "mm_compaction_end", RR_EV_COMPACT_END,
-	  FIELDS(F("zone_start", RR_SLOT_PFN), F("sync", 2), F("status", 3)) },
+	  FIELDS(F("zone_start", RR_SLOT_PFN), FA("sync", "mode", 2), F("status", 3)) },
 	{ "compaction", "mm_compaction_try_to_compact_pages", RR_EV_COMPACT_TRY,
-	  FIELDS(F("order", 0), FA("gfp_mask", "gfp_mask", 1), F("prio", 2)) },
+	  FIELDS(F("order", 0), FA("gfp_mask", "gfp_mask", 1),
+		 FA("prio", "priority", 2)) },
 	{ "compaction", "mm_compaction_kcompactd_wake", RR_EV_KCOMPACTD_WAKE,
 	  FIELDS(FR("nid", RR_SLOT_NID), F("order", 0)) },
 	{ "writeback", "writeback_written", RR_EV_WB_WRITTEN,
@@ -109,7 +117,9 @@ static const struct rr_event_desc table[] = {
 		 FCR("rwbs", RR_V_BLK_OP, RR_CONV_RWBS)) },
 	{ "block", "block_rq_complete", RR_EV_BLOCK_COMPLETE,
 	  FIELDS(FCR("dev", RR_V_BLK_DEV, RR_CONV_DEV), FR("nr_sector", RR_V_BLK_SECTORS),
-		 FCR("rwbs", RR_V_BLK_OP, RR_CONV_RWBS), F("error", RR_V_BLK_ERRORS)) },
+		 FCR("rwbs", RR_V_BLK_OP, RR_CONV_RWBS),
+		 /* "errors" before 4.x's rename */
+		 FX("error", NULL, "errors", 0, RR_V_BLK_ERRORS, RR_CONV_NUM, 0)) },
 };
 
 const struct rr_event_desc *rr_event_desc_find(const char *system, const char *name)
@@ -122,6 +132,13 @@ const struct rr_event_desc *rr_event_desc_find(const char *system, const char *n
 		return &table[i];
 	}
 	return NULL;
+}
+
+uint64_t rr_field_alt_value(const struct rr_field_map *m, uint64_t value)
+{
+	if (m->alt_conv == RR_CONV_FILE_LRU)
+		return value ? RR_LRU_INACTIVE_FILE : RR_LRU_INACTIVE_ANON;
+	return value;
 }
 
 int rr_is_print_event(const char *system, const char *name)

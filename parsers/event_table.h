@@ -22,6 +22,7 @@ enum rr_conv {
 	RR_CONV_LRU,		/* enum lru_list number or its name */
 	RR_CONV_RWBS,		/* "WS", "R", "D"... -> enum rr_block_op */
 	RR_CONV_DEV,		/* kernel dev_t (major << 20 | minor) */
+	RR_CONV_FILE_LRU,	/* "int file" of 4.8-4.10 lru_isolate: 1 -> inactive_file, 0 -> inactive_anon */
 };
 
 #define RR_MAX_FIELDS 12
@@ -29,6 +30,8 @@ enum rr_conv {
 struct rr_field_map {
 	const char *name;	/* field name in the format */
 	const char *text_alias;	/* name printed by the event's print fmt, or NULL */
+	const char *alt_name;	/* older kernels' name for the field (format and text), or NULL */
+	uint8_t alt_conv;	/* conversion when alt_name matched; 0: same as conv */
 	int8_t slot;		/* 0..RR_NR_V-1 or RR_SLOT_* */
 	uint8_t conv;		/* enum rr_conv */
 	uint8_t required;	/* the event is undecodable without it */
@@ -41,6 +44,12 @@ struct rr_event_desc {
 	int nr_fields;
 	struct rr_field_map fields[RR_MAX_FIELDS];
 };
+
+/*
+ * The raw value of a field found under its alt_name, turned into what the
+ * current name would hold (e.g. lru_isolate's "file" flag -> an lru number).
+ */
+uint64_t rr_field_alt_value(const struct rr_field_map *m, uint64_t value);
 
 /* Look an event up by name (system may be NULL); NULL when not modelled. */
 const struct rr_event_desc *rr_event_desc_find(const char *system, const char *name);

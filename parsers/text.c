@@ -34,6 +34,7 @@ struct name_slot {
 	const struct rr_event_desc *desc;
 	uint8_t kind;
 	uint32_t missing_noted;		/* bit i: field i reported missing */
+	uint32_t opaque_noted;		/* bit i: field i printed, not decodable from text */
 };
 
 /* One event line, split; pointers into the line buffer. */
@@ -315,13 +316,6 @@ static int split_pairs(const char *p, const char *end, struct pair *pairs)
 	return n;
 }
 
-/* Field names whose print format uses another word (besides text_alias). */
-static const char *const extra_keys[][2] = {
-	{ "start_pfn", "range" },	/* compaction: range=(0x.. ~ 0x..) */
-	{ "prio", "priority" },		/* mm_compaction_try_to_compact_pages */
-	{ "sync", "mode" },		/* mm_compaction_begin/end: mode=sync */
-};
-
 /* Slab shrinker formats print "nid: 0 objects to shrink 12 ... priority 12". */
 static const char *const phrases[][2] = {
 	{ "nid", "nid:" },
@@ -330,7 +324,7 @@ static const char *const phrases[][2] = {
 	{ "new_scan", "new scan count" },
 	{ "total_scan", "total_scan" },
 	{ "priority", "priority" },
-	{ "retval", "last shrinker return val" },
+	/* retval: its text_alias "last shrinker return val" */
 };
 
 static const struct pair *find_pair(const struct pair *pairs, int n, const char *key)
@@ -346,28 +340,38 @@ static const struct pair *find_pair(const struct pair *pairs, int n, const char 
 	return NULL;
 }
 
+/*
+ * The field's "key=value" under its name, the word its print format uses
+ * (text_alias) or its older kernels' name (alt_name, as the trace.dat reader
+ * tries it: *alt is set then).
+ */
 static const struct pair *lookup_pair(const struct pair *pairs, int n,
-				      const struct rr_field_map *m)
+				      const struct rr_field_map *m, int *alt)
 {
 	const struct pair *p = find_pair(pairs, n, m->name);
 
-	if (!p)
+	*alt = 0;
+	if (!p && m->text_alias && !strchr(m->text_alias, ' '))
 		p = find_pair(pairs, n, m->text_alias);
-	for (size_t i = 0; !p && i < sizeof(extra_keys) / sizeof(extra_keys[0]); i++)
-		if (!strcmp(m->name, extra_keys[i][0]))
-			p = find_pair(pairs, n, extra_keys[i][1]);
+	if (!p && m->alt_name) {
+		p = find_pair(pairs, n, m->alt_name);
+		*alt = p != NULL;
+	}
 	return p;
 }
 
 /* "<phrase> <value>" at a word boundary; the value is the next token. */
-static int lookup_phrase(const char *body, const char *end, const char *field,
+static int lookup_phrase(const char *body, const char *end, const struct rr_field_map *m,
 			 const char **val, size_t *vlen)
 {
 	const char *phrase = NULL, *p = body;
 	size_t plen;
 
-	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++)
-		if (!strcmp(field, phrases[i][0]))
+	/* a text_alias with a space is a phrase ("last shrinker return val") */
+	if (m->text_alias && strchr(m->text_alias, ' '))
+		phrase = m->text_alias;
+	for (size_t i = 0; !phrase && i < sizeof(phrases) / sizeof(phrases[0]); i++)
+		if (!strcmp(m->name, phrases[i][0]))
 			phrase = phrases[i][1];
 	if (!phrase)
 		return 0;
@@ -393,6 +397,7 @@ static int lookup_phrase(const char *body, const char *end, const char *field,
 struct values {
 	uint64_t v[RR_MAX_FIELDS];
 	uint8_t have[RR_MAX_FIELDS];
+	uint8_t opaque[RR_MAX_FIELDS];	/* printed, but not as a value we can read back */
 };
 
 static void set_value(const struct rr_event_desc *d, struct values *out, const char *field,
@@ -470,15 +475,24 @@ static void keyed_values(const struct rr_event_desc *d, const char *body, const 
 	n = split_pairs(body, end, pairs);
 	for (int i = 0; i < d->nr_fields; i++) {
 		const struct rr_field_map *m = &d->fields[i];
-		const struct pair *pr = lookup_pair(pairs, n, m);
+		int alt = 0;
+		const struct pair *pr = lookup_pair(pairs, n, m, &alt);
 
 		if (pr) {
 			val = pr->val;
 			vlen = pr->vlen;
-		} else if (!lookup_phrase(body, end, m->name, &val, &vlen)) {
+		} else if (!lookup_phrase(body, end, m, &val, &vlen)) {
 			continue;
 		}
-		out->have[i] = (uint8_t)convert_value(m, val, vlen, &out->v[i]);
+		if (alt && m->alt_conv == RR_CONV_FILE_LRU) {
+			/* "file=1": a number, turned into an lru as trace.dat does */
+			out->have[i] = (uint8_t)value_number(val, vlen, &out->v[i]);
+		} else {
+			out->have[i] = (uint8_t)convert_value(m, val, vlen, &out->v[i]);
+		}
+		if (out->have[i] && alt)
+			out->v[i] = rr_field_alt_value(m, out->v[i]);
+		out->opaque[i] = !out->have[i];
 	}
 }
 
@@ -810,6 +824,16 @@ static void note_missing(struct text_reader *r, struct name_slot *ns, int i)
 		r->oom = 1;
 }
 
+/*
+ * The line prints the field, but not as a value the text can be turned back
+ * into (a symbolic gfp mask such as GFP_KERNEL|__GFP_COMP): not missing from
+ * the format, so not in missing_fields; said once per field at the end.
+ */
+static void note_opaque(struct name_slot *ns, int i)
+{
+	ns->opaque_noted |= 1u << i;
+}
+
 static int decode_event(struct text_reader *r, struct name_slot *ns, const struct line *l)
 {
 	const struct rr_event_desc *d = ns->desc;
@@ -830,7 +854,10 @@ static int decode_event(struct text_reader *r, struct name_slot *ns, const struc
 			rr_builder_apply_field(&tmp, &d->fields[i], vals.v[i]);
 		} else {
 			tmp.flags |= RR_EVF_FIELD_MISSING;
-			note_missing(r, ns, i);
+			if (vals.opaque[i])
+				note_opaque(ns, i);
+			else
+				note_missing(r, ns, i);
 		}
 	}
 	ev = rr_builder_push(&r->b, l->ts, l->pid, l->cpu, d->type);
@@ -1023,12 +1050,29 @@ static void reader_free(struct text_reader *r)
 	rr_builder_release(&r->b);
 }
 
+/* One warning per field the text printed but could not give back (note_opaque). */
+static void warn_opaque(const struct text_reader *r)
+{
+	for (size_t i = 0; i < r->cap_slots; i++) {
+		const struct name_slot *ns = &r->slots[i];
+
+		if (!ns->name || !ns->opaque_noted)
+			continue;
+		for (int f = 0; f < ns->desc->nr_fields; f++)
+			if (ns->opaque_noted & (1u << f))
+				rr_warn("'%s': %s.%s is printed symbolically and is not decodable "
+					"from text; it reads as 0 (the trace.dat has it)", r->path,
+					ns->name, ns->desc->fields[f].name);
+	}
+}
+
 static int finish(struct text_reader *r, struct rr_trace *t)
 {
 	int ret = verdict(r);
 
 	if (ret)
 		return ret;
+	warn_opaque(r);
 	if (flush_all_lost(r) || rr_builder_finish(&r->b))
 		return rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", r->path);
 	if (r->header_cpus > t->nr_cpus)

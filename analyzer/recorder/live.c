@@ -2,9 +2,8 @@
 /*
  * The live view: a private instance with the recorder's events, drained
  * every interval through tracefs_iterate_raw_events(), each record decoded
- * through the same event table and field mapping as the trace.dat reader
- * (fields found by name in the tep format, values stored by
- * rr_builder_apply_field), folded into per-node figures: reclaim stall from
+ * by the trace.dat reader's own code (parsers/decode.c: fields found by name
+ * in the tep format, values stored by rr_builder_apply_field), folded into per-node figures: reclaim stall from
  * begin/end pairs, throttles per reason, scanned/reclaimed.
  */
 #include <errno.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "decode.h"
 #include "recorder.h"
 #include "trace_builder.h"
 #include "reclaim_replay/error.h"
@@ -20,13 +20,10 @@
 /* direct, memcg, softlimit, node: the kinds with begin/end pairs */
 #define RR_NR_EPISODE_KINDS_LIVE 4
 
-/* What we learnt about one event id on its first record (as tracedat.c). */
+/* What we learnt about one event id on its first record (parsers/decode.h). */
 struct live_type {
 	uint8_t ready;
-	uint8_t undecodable;
-	const struct rr_event_desc *desc;
-	struct tep_format_field *common_pid;
-	struct tep_format_field *fields[RR_MAX_FIELDS];
+	struct rr_decode_type dec;
 };
 
 struct live_node {
@@ -62,76 +59,6 @@ struct live_state {
 
 static const char *const kind_names[RR_NR_EPISODE_KINDS_LIVE] = { "direct", "memcg",
 								  "softlimit", "node" };
-
-/* Plain loads: live records are always in this machine's byte order. */
-static uint64_t field_number(struct tep_format_field *f, const struct tep_record *rec, int *ok)
-{
-	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
-	int sign = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
-	uint8_t v8;
-	uint16_t v16;
-	uint32_t v32;
-	uint64_t v64;
-
-	if ((unsigned)f->offset + (unsigned)f->size > (unsigned)rec->size) {
-		*ok = 0;
-		return 0;
-	}
-	switch (f->size) {
-	case 1: memcpy(&v8, p, 1); return sign ? (uint64_t)(int64_t)(int8_t)v8 : v8;
-	case 2: memcpy(&v16, p, 2); return sign ? (uint64_t)(int64_t)(int16_t)v16 : v16;
-	case 4: memcpy(&v32, p, 4); return sign ? (uint64_t)(int64_t)(int32_t)v32 : v32;
-	case 8: memcpy(&v64, p, 8); return v64;
-	default: *ok = 0; return 0;
-	}
-}
-
-static void learn_type(struct live_type *ti, struct tep_event *e)
-{
-	const struct rr_event_desc *d = rr_event_desc_find(e->system, e->name);
-
-	ti->ready = 1;
-	ti->desc = d;
-	ti->common_pid = tep_find_common_field(e, "common_pid");
-	if (!d)
-		return;
-	for (int i = 0; i < d->nr_fields; i++) {
-		ti->fields[i] = tep_find_field(e, d->fields[i].name);
-		if (!ti->fields[i] && d->fields[i].required)
-			ti->undecodable = 1;
-	}
-}
-
-/* Same decode as parsers/tracedat.c decode_fields(); 0, or -1 if truncated. */
-static int decode(const struct live_type *ti, const struct tep_record *rec, struct rr_event *ev)
-{
-	const struct rr_event_desc *d = ti->desc;
-	int ok = 1;
-
-	for (int i = 0; i < d->nr_fields; i++) {
-		struct tep_format_field *f = ti->fields[i];
-		const struct rr_field_map *m = &d->fields[i];
-		uint64_t val;
-
-		if (!f) {
-			ev->flags |= RR_EVF_FIELD_MISSING;
-			continue;
-		}
-		if (m->conv == RR_CONV_RWBS) {
-			const char *s = (const char *)rec->data + f->offset;
-
-			if ((unsigned)f->offset + (unsigned)f->size > (unsigned)rec->size) {
-				ok = 0;
-				continue;
-			}
-			val = (uint64_t)rr_rwbs_op(s, strnlen(s, (size_t)f->size));
-		} else {
-			val = field_number(f, rec, &ok);
-		}
-		rr_builder_apply_field(ev, m, val);
-	}
-	return ok ? 0 : -1;
-}
 
 static int find_open(const struct live_state *st, uint32_t pid)
 {
@@ -245,11 +172,13 @@ static int on_record(struct tep_event *e, struct tep_record *rec, int cpu, void 
 	if (!e || e->id < 0 || e->id > st->max_id)
 		return 0;
 	ti = &st->types[e->id];
-	if (!ti->ready)
-		learn_type(ti, e);
-	if (!ti->desc)
+	if (!ti->ready) {
+		rr_decode_learn(&ti->dec, e);
+		ti->ready = 1;
+	}
+	if (!ti->dec.desc)
 		return 0;
-	if (ti->undecodable) {
+	if (ti->dec.undecodable) {
 		st->undecodable++;
 		return 0;
 	}
@@ -257,13 +186,14 @@ static int on_record(struct tep_event *e, struct tep_record *rec, int cpu, void 
 	ev.ts = rec->ts;
 	ev.cpu = (uint16_t)cpu;
 	ev.nid = RR_NID_NONE;
-	ev.type = (uint8_t)ti->desc->type;
-	if (decode(ti, rec, &ev)) {
+	ev.type = (uint8_t)ti->dec.desc->type;
+	/* live records are always in this machine's byte order: no swap */
+	if (rr_decode_fields(&ti->dec, rec->data, rec->size, 0, &ev)) {
 		st->undecodable++;
 		return 0;
 	}
-	if (ti->common_pid)
-		pid = field_number(ti->common_pid, rec, &ok);
+	if (ti->dec.common_pid)
+		pid = rr_decode_number(ti->dec.common_pid, rec->data, rec->size, 0, &ok);
 	fold(st, &ev, (uint32_t)pid);
 	return rr_rec_stop ? 1 : 0;
 }

@@ -57,7 +57,7 @@ struct rr_batch {
 	uint8_t flags;		/* RR_BATF_* */
 };
 #define RR_BATF_ACTIVE		0x01	/* closed by shrink_active */
-#define RR_BATF_LOSS		0x02	/* a loss between isolate and shrink */
+#define RR_BATF_LOSS		0x02	/* a loss after the isolate: its shrink may be lost */
 
 struct rr_throttle {
 	uint64_t start, end;	/* [ts - usec_delayed, ts] */
@@ -66,7 +66,7 @@ struct rr_throttle {
 	uint32_t episode;	/* RR_NONE when outside any episode */
 	uint32_t usec_timeout, usec_delayed;
 	int16_t nid;
-	uint8_t reason;		/* enum rr_throttle_reason */
+	uint8_t reason;		/* enum rr_throttle_reason, UINT8_MAX when unknown */
 	uint8_t context;
 };
 
@@ -102,6 +102,11 @@ struct rr_model {
 	uint64_t episodes_nid_unknown;
 	uint64_t episodes_cut_by_loss;
 	uint64_t pairs_refused_across_loss;
+	uint64_t isolates_cut_by_loss;		/* batches with RR_BATF_LOSS */
+	uint64_t episodes_end_mismatch;		/* open episode ended by another kind's *_end */
+	uint64_t throttles_nid_unknown;		/* legacy wait, no episode, no cpu map: node 0 */
+	uint64_t throttles_unknown_reason;	/* reason bits not one known reason */
+	uint64_t throttles_unknown_reason_us;	/* their usec_delayed */
 };
 
 /**

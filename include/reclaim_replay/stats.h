@@ -34,7 +34,10 @@ struct rr_reason_stats {
 	uint32_t delayed_us_max;
 };
 
-/* Efficiency at or below 1/8 is the kernel's own "no progress" line. */
+/*
+ * Efficiency at or below 1/8 is the kernel's own "no progress" line; a batch
+ * that scanned 0 pages is not counted unproductive.
+ */
 #define RR_UNPRODUCTIVE_NUM 1
 #define RR_UNPRODUCTIVE_DEN 8
 
