@@ -345,6 +345,8 @@ int rr_validate(const struct rr_model *m, const char *manifest, struct rr_valida
 	if (!ret && manifest)
 		ret = check_truth(m, manifest, v);
 	rr_curves_free(c);
+	if (ret)
+		rr_validation_release(v);
 	return ret;
 }
 

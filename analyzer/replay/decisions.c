@@ -415,7 +415,8 @@ static int group_items(const struct rr_model *m, const struct rr_decisions *d,
 			qsort_r(out + lo, hi - lo, sizeof(*out), cmp_task_then_item, &ctx);
 		}
 	}
-	memcpy(items, out, n * sizeof(*items));
+	if (n)
+		memcpy(items, out, n * sizeof(*items));
 	for (uint32_t k = 0; k <= nr_tasks; k++)
 		task_off[k] = (uint32_t)off[k];
 	ret = 0;

@@ -168,7 +168,8 @@ static void account_batch(struct engine *g, int nid, uint64_t scanned, uint64_t 
 	n->scanned += scanned;
 	n->reclaimed += reclaimed;
 	n->batches++;
-	if (reclaimed * 8 <= scanned)
+	/* as in stats: a batch that scanned nothing is no unproductive batch */
+	if (scanned && reclaimed * 8 <= scanned)
 		n->unproductive_batches++;
 }
 

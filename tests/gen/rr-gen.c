@@ -1421,8 +1421,10 @@ static void run_scenario(const char *scn, const char *out, const char *exp)
 	int li = 0;
 
 	read_scenario(scn);
-	qsort(evs, nev, sizeof(*evs), ev_cmp);
-	qsort(lost, nlost, sizeof(*lost), lost_cmp);
+	if (nev > 1)
+		qsort(evs, nev, sizeof(*evs), ev_cmp);
+	if (nlost > 1)
+		qsort(lost, nlost, sizeof(*lost), lost_cmp);
 
 	/* drop events inside lost windows */
 	for (i = j = 0; i < nev; i++) {
