@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # rr-gen: trace.dat v6 generator for tests (tests/gen/README.md).
 # Included by the top-level Makefile; O, CC and CFLAGS come from there.
-# Links only libc.
+# Links only libc, and never with the sanitizers: it is a test tool that
+# leaves its memory to exit, not the product under test.
 
 GEN_BIN := $(O)/rr-gen
 GEN_SRCS := tests/gen/rr-gen.c
@@ -9,7 +10,7 @@ GEN_HDRS := tests/gen/formats.h
 
 $(GEN_BIN): $(GEN_SRCS) $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRCS)
+	$(CC) -std=gnu11 $(WARNINGS) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $(GEN_SRCS)
 
 .PHONY: gen-check
 gen-check: $(GEN_BIN)
