@@ -13,28 +13,10 @@
 #include <string.h>
 
 #include "curves.h"
+#include "vec.h"
 
 #define EFFICIENCY_WINDOW_NS 100000000ULL	/* 100 ms of batches */
 #define EFFICIENCY_MAX_WINDOW_NS 1000000000ULL
-
-struct vec {
-	void *p;
-	size_t n, cap;
-};
-
-static void *vec_push(struct vec *v, size_t elem)
-{
-	if (v->n == v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 64;
-		void *np = realloc(v->p, ncap * elem);
-
-		if (!np)
-			return NULL;
-		v->p = np;
-		v->cap = ncap;
-	}
-	return (char *)v->p + elem * v->n++;
-}
 
 static int add_point_ramp(struct vec *v, uint64_t ts, uint64_t val, int ramp)
 {

@@ -9,28 +9,10 @@
 #include <string.h>
 
 #include "decisions.h"
+#include "vec.h"
 #include "reclaim_replay/replay.h"
 
 #define DEF_PRIORITY 12
-
-struct vec {
-	void *p;
-	size_t n, cap;
-};
-
-static void *vec_push(struct vec *v, size_t elem)
-{
-	if (v->n == v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 256;
-		void *np = realloc(v->p, ncap * elem);
-
-		if (!np)
-			return NULL;
-		v->p = np;
-		v->cap = ncap;
-	}
-	return (char *)v->p + elem * v->n++;
-}
 
 static uint32_t task_flags(const struct rr_trace *t, uint32_t task, uint8_t context)
 {
