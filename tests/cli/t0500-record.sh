@@ -99,6 +99,13 @@ if [ -w /sys/fs/cgroup/memory ] && [ -e /sys/fs/cgroup/memory/memory.limit_in_by
 	else
 		not_ok "stats --json on the recording" "$(cat "$tmp/err")"
 	fi
+	if "$RR_BIN" replay --json -P mainline "$tmp/w.dat" >"$tmp/r.json" 2>"$tmp/err"; then
+		st=$(json_get "$tmp/r.json" 'd["results"][0]["node_state"]')
+		check "replay -P mainline reads the recording with its samples (node state $st)" \
+			test "$st" = sampled
+	else
+		not_ok "replay -P mainline on the recording" "$(cat "$tmp/err")"
+	fi
 	if [ -s "$tmp/w.dat.ground-truth.json" ]; then
 		sc=$(json_get "$tmp/w.dat.ground-truth.json" 'd["vmstat_delta_selected"]["pgscan_file"]+d["vmstat_delta_selected"].get("pgscan_anon",0)')
 		check "ground truth: pgscan delta $sc > 0" test "$sc" -gt 0
