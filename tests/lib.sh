@@ -22,6 +22,32 @@ tap_done() {
 	[ "$TAP_FAILED" -eq 0 ]
 }
 
+# tap_report FILE: a checker's "ok|skip|note|fail<TAB>desc<TAB>detail" lines
+# to numbered TAP lines; a checker that died or said nothing is a failure,
+# not a silent pass.
+tap_report() {
+	local res desc detail
+	if [ ! -s "$1" ]; then
+		not_ok "checker output ($(basename "$1"))" "no checks ran: $(tail -n 3 "$1.err" 2>/dev/null)"
+		return
+	fi
+	while IFS=$'\t' read -r res desc detail; do
+		case $res in
+		ok) ok "$desc" ;;
+		skip) skip "$desc" "$detail" ;;
+		note) echo "# $desc" ;;
+		*) not_ok "$desc" "$detail" ;;
+		esac
+	done <"$1"
+}
+
+# tap_check OUT CHECKER ARGS...: run the python CHECKER with ARGS into OUT, report it
+tap_check() {
+	local o=$1 c=$2; shift 2
+	python3 "$c" "$@" >"$o" 2>"$o.err" || not_ok "$(basename "$c") $1 exits 0" "$(tail -n 3 "$o.err")"
+	tap_report "$o"
+}
+
 RR_BIN=${RR_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/reclaim-replay}
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SHARED=${RR_SHARED:-$TOP/../shared}

@@ -12,31 +12,6 @@ CHK=$(dirname "$0")/replay_checks.py
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 t_start=$(date +%s.%N)
 
-# report FILE: replay_checks.py lines to numbered TAP lines; a helper that
-# died or said nothing is a failure, not a silent pass.
-report() {
-	local res desc detail
-	if [ ! -s "$1" ]; then
-		not_ok "replay_checks.py output ($(basename "$1"))" "no checks ran: $(tail -n 3 "$1.err" 2>/dev/null)"
-		return
-	fi
-	while IFS=$'\t' read -r res desc detail; do
-		case $res in
-		ok) ok "$desc" ;;
-		skip) skip "$desc" "$detail" ;;
-		note) echo "# $desc" ;;
-		*) not_ok "$desc" "$detail" ;;
-		esac
-	done <"$1"
-}
-
-# chk OUT ARGS...: run replay_checks.py ARGS into OUT and report it
-chk() {
-	local o=$1; shift
-	python3 "$CHK" "$@" >"$o" 2>"$o.err" || not_ok "replay_checks.py $1 exits 0" "$(tail -n 3 "$o.err")"
-	report "$o"
-}
-
 # run OUT ARGS...: reclaim-replay ARGS > OUT; 0 when it exited 0 without a
 # sanitizer report, else a not ok line and 1
 run() {
@@ -70,18 +45,18 @@ for f in "${traces[@]}"; do
 	mkdir -p "$d"
 	run "$d/replay.json" replay --json -P recorded -P none -P legacy-broken "$f" || continue
 	run "$d/stats.json" stats --json "$f" || continue
-	chk "$d/id.out" identity "$n" "$d/replay.json" "$d/stats.json"
+	tap_check "$d/id.out" "$CHK" identity "$n" "$d/replay.json" "$d/stats.json"
 	man=${f%.dat}.manifest.json
 	if [ -f "$man" ]; then
-		chk "$d/man.out" manifest "$n" "$d/replay.json" "$man"
+		tap_check "$d/man.out" "$CHK" manifest "$n" "$d/replay.json" "$man"
 	else
 		skip "$n: recorded replay = manifest" "no $(basename "$man")"
 	fi
-	chk "$d/none.out" none "$n" "$d/replay.json" "$d/stats.json"
-	chk "$d/whole.out" whole "$n" "$d/replay.json"
+	tap_check "$d/none.out" "$CHK" none "$n" "$d/replay.json" "$d/stats.json"
+	tap_check "$d/whole.out" "$CHK" whole "$n" "$d/replay.json"
 	# hand-computed: msleep(100) per recorded ISOLATED throttle (bundled copy)
 	[ "$f" = "$TOP/traces/isolated-noswap-a.dat" ] &&
-		chk "$d/iso.out" isolated "$n" "$d/replay.json" "$d/stats.json"
+		tap_check "$d/iso.out" "$CHK" isolated "$n" "$d/replay.json" "$d/stats.json"
 done
 
 # --- parametric: monotone in writeback.timeout --------------------------------
@@ -91,7 +66,7 @@ args=()
 for v in $vals; do args+=(-P parametric --set "writeback.timeout=$v"); done
 if run "$tmp/param.json" replay --json "${args[@]}" "$f"; then
 	# shellcheck disable=SC2086
-	chk "$tmp/param.out" monotone counters-writer "$tmp/param.json" writeback.timeout $vals
+	tap_check "$tmp/param.out" "$CHK" monotone counters-writer "$tmp/param.json" writeback.timeout $vals
 fi
 
 # --- option errors ----------------------------------------------------------------
@@ -144,7 +119,7 @@ else
 	     run "$d/replay.json" replay --json -P mainline -P legacy-broken "$d/legacy510.dat" &&
 	     run "$d/stats.json" stats --json "$d/legacy510.dat"; then
 		ok "legacy510: replay -P mainline -P legacy-broken runs (plain and --json)"
-		chk "$d/whatif.out" whatif legacy510 "$d/replay.json" "$d/stats.json"
+		tap_check "$d/whatif.out" "$CHK" whatif legacy510 "$d/replay.json" "$d/stats.json"
 	fi
 fi
 

@@ -12,28 +12,6 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 t_start=$(date +%s.%N)
 SUMMARY_RE='^fidelity: within-tolerance=[0-9.]+% total-time-error=[0-9.]+% identity-error=0 properties=ok$'
 
-report() {
-	local res desc detail
-	if [ ! -s "$1" ]; then
-		not_ok "replay_checks.py output ($(basename "$1"))" "no checks ran: $(tail -n 3 "$1.err" 2>/dev/null)"
-		return
-	fi
-	while IFS=$'\t' read -r res desc detail; do
-		case $res in
-		ok) ok "$desc" ;;
-		skip) skip "$desc" "$detail" ;;
-		note) echo "# $desc" ;;
-		*) not_ok "$desc" "$detail" ;;
-		esac
-	done <"$1"
-}
-
-chk() {
-	local o=$1; shift
-	python3 "$CHK" "$@" >"$o" 2>"$o.err" || not_ok "replay_checks.py $1 exits 0" "$(tail -n 3 "$o.err")"
-	report "$o"
-}
-
 # run DESC OUT ARGS...: reclaim-replay ARGS > OUT, one TAP line for exit 0
 run() {
 	local desc=$1 o=$2 rc; shift 2
@@ -84,8 +62,8 @@ if [ ${#mans[@]} -ne ${#bundled[@]} ]; then
 	skip "validate --json --manifest" "a bundled trace has no manifest"
 elif run "validate --json --manifest ... traces/*.dat" "$tmp/v.json" \
 	validate --json "${args[@]}" "${bundled[@]}"; then
-	chk "$tmp/summary.out" summary "$tmp/v.json" "$last"
-	chk "$tmp/mans.out" manifests "$tmp/v.json" "${mans[@]}"
+	tap_check "$tmp/summary.out" "$CHK" summary "$tmp/v.json" "$last"
+	tap_check "$tmp/mans.out" "$CHK" manifests "$tmp/v.json" "${mans[@]}"
 fi
 
 # --- a manifest that does not exist --------------------------------------------
@@ -107,7 +85,7 @@ if [ ! -d "$SHARED/traces" ]; then
 	skip "validate on the shared traces" "no $SHARED/traces"
 elif run "validate --json on the shared traces" "$tmp/shared.json" \
 	validate --json "$SHARED"/traces/*.dat; then
-	chk "$tmp/shared.out" shared "$tmp/shared.json"
+	tap_check "$tmp/shared.out" "$CHK" shared "$tmp/shared.json"
 	s=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"])' \
 		"$tmp/shared.json" 2>&1)
 	if printf '%s\n' "$s" | grep -qE "$SUMMARY_RE"; then
