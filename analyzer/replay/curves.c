@@ -168,20 +168,26 @@ static int collect_events(const struct rr_model *m, struct node_build *nb, int n
 	return 0;
 }
 
-/* First completion with ts > @t. */
-static size_t completion_after(const struct rr_point *c, size_t n, uint64_t t)
+/* Index of the first point with ts > @t (n when none). */
+static size_t first_after(const struct rr_point *p, size_t n, uint64_t t)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (c[mid].ts <= t)
+		if (p[mid].ts <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Index of the last point with ts <= @t, or -1. */
+static long last_at_or_before(const struct rr_point *p, size_t n, uint64_t t)
+{
+	return (long)first_after(p, n, t) - 1;
 }
 
 /*
@@ -204,8 +210,8 @@ static int time_samples_by_completions(struct vec *out, const struct vec *sample
 			continue;
 		}
 		delta = s[i].v - s[i - 1].v;
-		lo = completion_after(c, completions->n, s[i - 1].ts);
-		hi = completion_after(c, completions->n, s[i].ts);
+		lo = first_after(c, completions->n, s[i - 1].ts);
+		hi = first_after(c, completions->n, s[i].ts);
 		base = lo ? c[lo - 1].v : 0;
 		pages_between = hi > lo ? c[hi - 1].v - base : 0;
 		if (!pages_between) {
@@ -349,21 +355,6 @@ int rr_curves_sampled(const struct rr_curves *c)
 	return c->sampled;
 }
 
-/* Index of the last point with ts <= t, or -1. */
-static long last_at_or_before(const struct rr_point *p, size_t n, uint64_t t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p[mid].ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (long)lo - 1;
-}
 
 uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t)
 {
