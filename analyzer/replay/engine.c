@@ -89,6 +89,7 @@ struct engine {
 	uint32_t hz;
 	int pinned;		/* tasks resume at their recorded times */
 	int never_sleeps;	/* the built-in `none`: every verdict is "no sleep" */
+	const struct rr_replay_observer *obs;	/* timeline export, or NULL */
 	uint64_t **stall_ns;	/* per node: completed stall episode lengths */
 	size_t *nr_stall, *cap_stall;
 	int error;
@@ -298,6 +299,49 @@ static void count_sleep(struct engine *g, const struct rr_dpoint *p, const struc
 		s->woken++;
 }
 
+/* Tell the observer about one closed slice of task @task's replayed timeline. */
+static int emit_span(struct engine *g, uint8_t kind, uint8_t ctx, uint8_t flags, int nid,
+		     uint32_t task, uint32_t index, uint64_t begin, uint64_t end)
+{
+	struct rr_replay_span s = {
+		.kind = kind, .ctx = ctx, .flags = flags, .nid = nid, .task = task,
+		.index = index, .begin_ns = begin, .end_ns = end >= begin ? end : begin,
+	};
+
+	if (!g->obs || !g->obs->span)
+		return 0;
+	return g->obs->span(g->obs->data, &s);
+}
+
+static int emit_sleep(struct engine *g, const struct rr_dpoint *p, const struct rr_verdict *v,
+		      uint64_t begin, uint64_t slept, int timed_out)
+{
+	struct rr_replay_span s = {
+		.kind = RR_SPAN_THROTTLE, .ctx = (uint8_t)sleep_reason(g, p, v),
+		.flags = (timed_out ? RR_SPAN_TIMED_OUT : 0) |
+			 ((p->flags & RR_DP_OBSERVED) ? RR_SPAN_RECORDED : 0),
+		.nid = p->nid, .task = p->task, .index = p->throttle,
+		.begin_ns = begin, .end_ns = begin + slept, .timeout_ns = v->timeout_ns,
+	};
+
+	if (!g->obs || !g->obs->span)
+		return 0;
+	return g->obs->span(g->obs->data, &s);
+}
+
+static int emit_retries(struct engine *g, const struct rr_dpoint *p, uint64_t begin,
+			uint64_t end, uint64_t batches)
+{
+	struct rr_replay_span s = {
+		.kind = RR_SPAN_RETRY, .ctx = p->reason, .nid = p->nid, .task = p->task,
+		.index = p->throttle, .begin_ns = begin, .end_ns = end, .batches = batches,
+	};
+
+	if (!g->obs || !g->obs->span || !batches)
+		return 0;
+	return g->obs->span(g->obs->data, &s);
+}
+
 static int ask_policy(struct engine *g, const struct rr_dpoint *p, uint64_t now, int retry,
 		      struct rr_verdict *v)
 {
@@ -362,8 +406,9 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 	struct sleep_ctx *sc = &tr->sleep;
 	const struct rr_dpoint *p = &g->d.points[sc->point];
 	uint64_t t = w + sc->extra_ns, c = sc->resume_rec;
-	uint64_t retry_eff = 0;
+	uint64_t retry_eff = 0, retry_begin, retry_batches = 0;
 	uint32_t guard = 0;
+	int timed_out, ret;
 
 	if (p->batch != RR_NONE) {
 		const struct rr_event *sh = &g->t->events[g->m->batches[p->batch].shrink_event];
@@ -378,9 +423,14 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 	/* the recorded sleep is counted as the kernel counted it */
 	if (sc->verdict.sleep && sc->verdict.wake == RR_WAKE_RECORDED)
 		slept = p->recorded_delayed_ns;
-	if (sc->verdict.sleep)
-		count_sleep(g, p, &sc->verdict, slept, sc->verdict.wake == RR_WAKE_RECORDED ?
-			    p->recorded_delayed_ns >= p->recorded_timeout_ns : w >= sc->deadline);
+	timed_out = sc->verdict.wake == RR_WAKE_RECORDED ?
+		p->recorded_delayed_ns >= p->recorded_timeout_ns : w >= sc->deadline;
+	if (sc->verdict.sleep) {
+		count_sleep(g, p, &sc->verdict, slept, timed_out);
+		ret = emit_sleep(g, p, &sc->verdict, sc->start, slept, timed_out);
+		if (ret)
+			return ret;
+	}
 	if (g->out->observed && p->throttle != RR_NONE) {
 		struct rr_replayed_throttle *o = &g->out->observed[p->throttle];
 
@@ -402,6 +452,7 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 
 		t += (c - t) % len;
 	}
+	retry_begin = t;
 	if (t < c && g->never_sleeps) {
 		/*
 		 * Closed form of the loop below for a policy that never sleeps
@@ -416,6 +467,7 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 			n = MAX_RETRIES_PER_SLEEP;
 		synthetic_batches(g, tr, p->nid, n, retry_eff);
 		node_of(g, p->nid)->retry_batches += n;
+		retry_batches = n;
 		t = c;
 	}
 	while (t < c) {
@@ -425,10 +477,10 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		}
 		struct rr_verdict v;
 		uint64_t deadline, w2;
-		int ret;
 
 		synthetic_batch(g, tr, p->nid, &t, retry_eff);
 		node_of(g, p->nid)->retry_batches++;
+		retry_batches++;
 		if (t >= c)
 			break;
 		ret = ask_policy(g, p, t, 1, &v);
@@ -436,19 +488,33 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 			return ret;
 		if (!v.sleep)
 			continue;
+		ret = emit_retries(g, p, retry_begin, t, retry_batches);
+		if (ret)
+			return ret;
+		retry_batches = 0;
 		/* the condition that caused the throttle clears at c: a sleep
 		 * taken again meanwhile ends by then (keeps the model monotone) */
 		deadline = t + v.timeout_ns;
 		w2 = independent_wake(g, p, k, &v, t, deadline);
 		if (w2 + v.extra_ns > c) {
 			count_sleep(g, p, &v, c - t, 0);
+			ret = emit_sleep(g, p, &v, t, c - t, 0);
+			if (ret)
+				return ret;
 			t = c;
 			break;
 		}
 		count_sleep(g, p, &v, w2 + v.extra_ns - t, w2 >= deadline);
+		ret = emit_sleep(g, p, &v, t, w2 + v.extra_ns - t, w2 >= deadline);
+		if (ret)
+			return ret;
 		t = w2 + v.extra_ns;
 		t += (c - t) % (tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS);
+		retry_begin = t;
 	}
+	ret = emit_retries(g, p, retry_begin, t, retry_batches);
+	if (ret)
+		return ret;
 	/* the task's recorded continuation follows the recorded resume (or,
 	 * after a latent point, the decision) and now starts at t */
 	if (p->flags & RR_DP_OBSERVED)
@@ -606,8 +672,14 @@ static int episode_end(struct engine *g, struct task_run *tr, uint32_t e)
 	struct episode_run *er = &g->eps[e];
 	uint64_t end = add_shift(ep->end, tr->shift);
 
+	int ret;
+
 	if (tr->episode == e)
 		tr->episode = RR_NONE;
+	ret = emit_span(g, RR_SPAN_EPISODE, ep->kind, er->open ? RR_SPAN_OPEN : 0, ep->nid,
+			ep->task, e, er->begin, end);
+	if (ret)
+		return ret;
 	if (er->open || !is_stall_kind(ep->kind))
 		return 0;
 	return record_stall(g, ep->nid, end > er->begin ? end - er->begin : 0);
@@ -806,12 +878,14 @@ static void finish_metrics(struct engine *g)
 }
 
 static int replay(const struct rr_model *m, const struct rr_curves *c,
-		  const struct rr_policy_instance *pol, struct rr_replay_result *out, int pinned)
+		  const struct rr_policy_instance *pol, const struct rr_replay_observer *obs,
+		  struct rr_replay_result *out, int pinned)
 {
 	struct engine g;
 	int ret = engine_init(&g, m, c, pol, out);
 
 	g.pinned = pinned;
+	g.obs = obs;
 	if (ret)
 		goto out;
 	for (uint32_t k = 0; k < g.d.nr_tasks; k++) {
@@ -848,13 +922,20 @@ out:
 int rr_replay(const struct rr_model *m, const struct rr_curves *c,
 	      const struct rr_policy_instance *pol, struct rr_replay_result *out)
 {
-	return replay(m, c, pol, out, 0);
+	return replay(m, c, pol, NULL, out, 0);
+}
+
+int rr_replay_observed(const struct rr_model *m, const struct rr_curves *c,
+		       const struct rr_policy_instance *pol, const struct rr_replay_observer *obs,
+		       struct rr_replay_result *out)
+{
+	return replay(m, c, pol, obs, out, 0);
 }
 
 int rr_replay_pinned(const struct rr_model *m, const struct rr_curves *c,
 		     const struct rr_policy_instance *pol, struct rr_replay_result *out)
 {
-	return replay(m, c, pol, out, 1);
+	return replay(m, c, pol, NULL, out, 1);
 }
 
 void rr_replay_result_release(struct rr_replay_result *r)

@@ -91,6 +91,44 @@ int rr_replay_pinned(const struct rr_model *m, const struct rr_curves *curves,
 		     const struct rr_policy_instance *pol, struct rr_replay_result *out);
 void rr_replay_result_release(struct rr_replay_result *r);
 
+/*
+ * What a replay did, slice by slice, on each task's replayed clock: for
+ * timeline export. The engine calls the observer as each slice closes, so
+ * slices of one task arrive in order of their end; a throttle sleep lies
+ * inside its episode.
+ */
+enum rr_span_kind {
+	RR_SPAN_EPISODE,	/* ctx: the episode's RR_CTX_* */
+	RR_SPAN_THROTTLE,	/* ctx: the RR_POLICY_REASON_* it is counted under */
+	RR_SPAN_RETRY,		/* retry batches run while released before the recorded resume */
+};
+#define RR_SPAN_OPEN		0x01	/* episode open at a trace edge or cut by a loss */
+#define RR_SPAN_TIMED_OUT	0x02	/* throttle: slept its whole timeout */
+#define RR_SPAN_RECORDED	0x04	/* throttle: at an observed point (else latent) */
+
+struct rr_replay_span {
+	uint8_t kind;		/* enum rr_span_kind */
+	uint8_t ctx;
+	uint8_t flags;		/* RR_SPAN_* */
+	int32_t nid;
+	uint32_t task;		/* index in trace->tasks */
+	uint32_t index;		/* episode or model throttle index, RR_NONE if none */
+	uint64_t begin_ns, end_ns;	/* replayed, on the trace clock */
+	uint64_t timeout_ns;	/* throttle: the policy's timeout */
+	uint64_t batches;	/* retry: how many batches */
+};
+
+struct rr_replay_observer {
+	/* return 0, or -errno to abort the replay */
+	int (*span)(void *data, const struct rr_replay_span *s);
+	void *data;
+};
+
+/* rr_replay() that also reports every slice to @obs (NULL: like rr_replay). */
+int rr_replay_observed(const struct rr_model *m, const struct rr_curves *curves,
+		       const struct rr_policy_instance *pol, const struct rr_replay_observer *obs,
+		       struct rr_replay_result *out);
+
 /* The trace's HZ: rr-meta, else inferred from throttle timeouts, else 250. */
 uint32_t rr_model_hz(const struct rr_model *m, int *inferred);
 
