@@ -5,6 +5,7 @@
 #   make check        unit, cli and trace tests (tests/run-tests.sh)
 #   make demo         stats on a bundled real trace
 #   make bench        speed and memory against baselines measured in the same run
+#   make fuzz         the libFuzzer targets (clang); make fuzz-ci runs each FUZZ_SECONDS
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make SANITIZE=1   ASan + UBSan build (in build-san/ unless O= is given)
 #   make WERROR=1     warnings are errors
@@ -41,7 +42,7 @@ endif
 
 LIB_SRCS := $(wildcard parsers/*.c) $(wildcard analyzer/*.c) $(wildcard analyzer/report/*.c) \
 	$(wildcard analyzer/recorder/*.c) $(wildcard analyzer/replay/*.c) \
-	$(wildcard analyzer/policies/*.c)
+	$(wildcard analyzer/policies/*.c) $(wildcard analyzer/sweep/*.c)
 CLI_SRCS := $(wildcard analyzer/cli/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
@@ -75,6 +76,7 @@ $(O)/tests/unit/%: tests/unit/%.c $(LIB)
 -include tests/gen/gen.mk
 -include tests/bench/bench.mk
 -include tests/fuzz/fuzz.mk
+-include plugins/plugins.mk
 
 unit: $(UNIT_BINS)
 
@@ -96,6 +98,10 @@ install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/reclaim-replay
 	install -m 0644 docs/reclaim-replay.1 $(DESTDIR)$(PREFIX)/share/man/man1/reclaim-replay.1
+	install -d $(DESTDIR)$(PREFIX)/include/reclaim_replay $(DESTDIR)$(PREFIX)/share/pkgconfig
+	install -m 0644 include/reclaim_replay/policy.h $(DESTDIR)$(PREFIX)/include/reclaim_replay/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' plugins/reclaim-replay.pc.in \
+		>$(DESTDIR)$(PREFIX)/share/pkgconfig/reclaim-replay.pc
 
 deps:
 	./scripts/install-deps.sh

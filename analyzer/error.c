@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "reclaim_replay/error.h"
+#include "reclaim_replay/memlimit.h"
 
 static void default_routine(const char *msg)
 {
@@ -39,10 +40,21 @@ int rr_error(const char *fmt, ...)
 int rr_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
+	char msg[1024];
 
 	va_start(ap, fmt);
-	vreport("", fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/*
+	 * An allocation refused by --max-memory fails like out of memory
+	 * (every growth site already handles that); say what really happened.
+	 */
+	if (code == RR_EXIT_FAILURE && rr_mem_exceeded()) {
+		rr_error("%s: the --max-memory limit of %.1f MiB was reached", msg,
+			 (double)rr_mem_limit() / 1048576.0);
+		return RR_EXIT_BAD_INPUT;
+	}
+	error_routine(msg);
 	return code;
 }
 

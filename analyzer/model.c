@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reclaim_replay/memlimit.h"
 #include "reclaim_replay/model.h"
 
 /* What the pass remembers per task. */
@@ -56,6 +57,8 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	ncap = *cap ? *cap * 2 : 256;
 	while (ncap < need)
 		ncap *= 2;
+	if (rr_mem_charge(*cap * elem, ncap * elem))
+		return -ENOMEM;
 	np = realloc(*p, ncap * elem);
 	if (!np)
 		return -ENOMEM;
@@ -175,7 +178,20 @@ static int on_throttle(struct builder *b, struct task_state *s, const struct rr_
 {
 	struct rr_model *m = b->m;
 	struct rr_throttle *th;
-	uint64_t delayed_ns = (uint64_t)ev->v[RR_V_THR_DELAYED] * 1000;
+	uint32_t delayed = ev->v[RR_V_THR_DELAYED];
+	uint64_t delayed_ns;
+
+	/*
+	 * reclaim_throttle() reports jiffies_to_usecs(timeout - remaining): it
+	 * never sleeps past its timeout. More is a damaged record (2^31 from a
+	 * flipped sign bit); counting it in full would swamp every total.
+	 */
+	if (ev->type == RR_EV_THROTTLED && delayed > ev->v[RR_V_THR_TIMEOUT]) {
+		m->throttles_delay_clamped++;
+		m->throttles_delay_clamped_us += delayed - ev->v[RR_V_THR_TIMEOUT];
+		delayed = ev->v[RR_V_THR_TIMEOUT];
+	}
+	delayed_ns = (uint64_t)delayed * 1000;
 
 	if (grow((void **)&m->throttles, &b->cap_throttles, m->nr_throttles + 1, sizeof(*th)))
 		return -ENOMEM;
@@ -186,7 +202,7 @@ static int on_throttle(struct builder *b, struct task_state *s, const struct rr_
 	th->task = ev->task;
 	th->event = i;
 	th->usec_timeout = ev->v[RR_V_THR_TIMEOUT];
-	th->usec_delayed = ev->v[RR_V_THR_DELAYED];
+	th->usec_delayed = delayed;
 	th->nid = ev->nid;
 	if (ev->type == RR_EV_THROTTLED)
 		th->reason = ev->aux < RR_REASON_LEGACY_CONGESTION_WAIT ? (uint8_t)ev->aux : UINT8_MAX;
@@ -390,10 +406,15 @@ static int finish_open(struct builder *b)
 	return 0;
 }
 
-static int build_csr(struct rr_index *ix, uint32_t nr_keys, uint32_t n,
-		     uint32_t (*key_of)(const void *ctx, uint32_t item), const void *ctx)
+/* always inlined: each caller's key function then inlines into both loops */
+static inline __attribute__((always_inline)) int
+build_csr(struct rr_index *ix, uint32_t nr_keys, uint32_t n,
+	  uint32_t (*key_of)(const void *ctx, uint32_t item), const void *ctx)
 {
 	ix->nr_keys = nr_keys;
+	if (rr_mem_charge_new(((size_t)nr_keys + 1) * sizeof(*ix->off) +
+			      (size_t)(n ? n : 1) * sizeof(*ix->idx)))
+		return -ENOMEM;
 	ix->off = calloc((size_t)nr_keys + 1, sizeof(*ix->off));
 	ix->idx = malloc((size_t)(n ? n : 1) * sizeof(*ix->idx));
 	if (!ix->off || !ix->idx)
@@ -439,6 +460,64 @@ static uint32_t task_key(const void *ctx, uint32_t i)
 	return ti == RR_NO_TASK ? (uint32_t)t->nr_tasks : ti;
 }
 
+static int index_alloc(struct rr_index *ix, uint32_t nr_keys, uint32_t n)
+{
+	ix->nr_keys = nr_keys;
+	if (rr_mem_charge_new(((size_t)nr_keys + 1) * sizeof(*ix->off) +
+			      (size_t)(n ? n : 1) * sizeof(*ix->idx)))
+		return -ENOMEM;
+	ix->off = calloc((size_t)nr_keys + 1, sizeof(*ix->off));
+	ix->idx = malloc((size_t)(n ? n : 1) * sizeof(*ix->idx));
+	return ix->off && ix->idx ? 0 : -ENOMEM;
+}
+
+/*
+ * by_node and by_task, the same CSR indexes build_csr() makes, in one
+ * counting and one filling pass over the event array instead of two each:
+ * the array is large and the passes are memory-bound.
+ */
+static int event_indexes(struct rr_model *m, const struct rr_trace *t)
+{
+	struct rr_index *bn = &m->by_node, *bt = &m->by_task;
+	uint32_t n = (uint32_t)t->nr_events, *fill_n, *fill_t;
+
+	if (index_alloc(bn, (uint32_t)t->nr_nodes + 1, n) ||
+	    index_alloc(bt, (uint32_t)t->nr_tasks + 1, n))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t kn = node_key(t, i), kt = task_key(t, i);
+
+		if (kn < bn->nr_keys)
+			bn->off[kn + 1]++;
+		if (kt < bt->nr_keys)
+			bt->off[kt + 1]++;
+	}
+	for (uint32_t k = 0; k < bn->nr_keys; k++)
+		bn->off[k + 1] += bn->off[k];
+	for (uint32_t k = 0; k < bt->nr_keys; k++)
+		bt->off[k + 1] += bt->off[k];
+	fill_n = malloc((size_t)bn->nr_keys * sizeof(*fill_n));
+	fill_t = malloc((size_t)bt->nr_keys * sizeof(*fill_t));
+	if (!fill_n || !fill_t) {
+		free(fill_n);
+		free(fill_t);
+		return -ENOMEM;
+	}
+	memcpy(fill_n, bn->off, (size_t)bn->nr_keys * sizeof(*fill_n));
+	memcpy(fill_t, bt->off, (size_t)bt->nr_keys * sizeof(*fill_t));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t kn = node_key(t, i), kt = task_key(t, i);
+
+		if (kn < bn->nr_keys)
+			bn->idx[fill_n[kn]++] = i;
+		if (kt < bt->nr_keys)
+			bt->idx[fill_t[kt]++] = i;
+	}
+	free(fill_n);
+	free(fill_t);
+	return 0;
+}
+
 static uint32_t episode_key(const void *ctx, uint32_t i)
 {
 	const struct rr_model *m = ctx;
@@ -446,29 +525,40 @@ static uint32_t episode_key(const void *ctx, uint32_t i)
 	return m->batches[i].episode;
 }
 
-/* kswapdN runs on node N's cpus: learn cpu -> node from where it ran. */
-static int learn_cpu_nodes(struct rr_model *m)
+/*
+ * kswapdN runs on node N's cpus: learn cpu -> node from where it ran.
+ * The votes are counted in the model's main pass over the events
+ * (cpu_node_vote), which is where the array is read anyway; cpu_node is
+ * only used after it (attribute_episodes).
+ */
+static uint32_t *cpu_node_votes(struct rr_model *m)
 {
 	const struct rr_trace *t = m->trace;
-	uint32_t *votes;
-	int nodes = t->nr_nodes;
 
 	m->nr_cpus = t->nr_cpus > 0 ? t->nr_cpus : 1;
 	m->cpu_node = malloc((size_t)m->nr_cpus * sizeof(*m->cpu_node));
-	votes = calloc((size_t)m->nr_cpus * (size_t)nodes, sizeof(*votes));
-	if (!m->cpu_node || !votes) {
-		free(votes);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < t->nr_events; i++) {
-		const struct rr_event *ev = &t->events[i];
-		uint32_t ti = ev->task;
+	if (!m->cpu_node)
+		return NULL;
+	return calloc((size_t)m->nr_cpus * (size_t)t->nr_nodes, sizeof(uint32_t));
+}
 
-		if (ev->cpu >= m->nr_cpus || ti == RR_NO_TASK)
-			continue;
-		if (t->tasks[ti].is_kswapd && t->tasks[ti].kswapd_nid < nodes)
-			votes[(size_t)ev->cpu * (size_t)nodes + (size_t)t->tasks[ti].kswapd_nid]++;
-	}
+static inline void cpu_node_vote(const struct rr_model *m, uint32_t *votes,
+				 const struct rr_event *ev)
+{
+	const struct rr_trace *t = m->trace;
+	uint32_t ti = ev->task;
+	int nodes = t->nr_nodes;
+
+	if (ev->cpu >= m->nr_cpus || ti == RR_NO_TASK)
+		return;
+	if (t->tasks[ti].is_kswapd && t->tasks[ti].kswapd_nid < nodes)
+		votes[(size_t)ev->cpu * (size_t)nodes + (size_t)t->tasks[ti].kswapd_nid]++;
+}
+
+static void learn_cpu_nodes(struct rr_model *m, const uint32_t *votes)
+{
+	int nodes = m->trace->nr_nodes;
+
 	for (int c = 0; c < m->nr_cpus; c++) {
 		uint32_t best = 0;
 
@@ -480,8 +570,6 @@ static int learn_cpu_nodes(struct rr_model *m)
 			}
 		}
 	}
-	free(votes);
-	return 0;
 }
 
 /* An episode's node is the node where its batches scanned most pages. */
@@ -580,6 +668,7 @@ int rr_model_build(struct rr_trace *t, struct rr_model **out)
 {
 	struct builder b = { 0 };
 	struct rr_model *m;
+	uint32_t *votes = NULL;
 	int ret = -ENOMEM;
 
 	*out = NULL;
@@ -593,7 +682,8 @@ int rr_model_build(struct rr_trace *t, struct rr_model **out)
 		m->first_ts = t->events[0].ts;
 	if (t->nr_events && t->events[t->nr_events - 1].ts > m->last_ts)
 		m->last_ts = t->events[t->nr_events - 1].ts;
-	if (learn_cpu_nodes(m))
+	votes = cpu_node_votes(m);
+	if (!votes)
 		goto fail;
 	b.m = m;
 	b.t = t;
@@ -605,21 +695,30 @@ int rr_model_build(struct rr_trace *t, struct rr_model **out)
 		b.ts[i].episode = b.ts[i].softlimit = b.ts[i].kswapd = RR_NONE;
 		b.ts[i].isolate = RR_NONE;
 	}
-	for (size_t i = 0; i < t->nr_events; i++)
+	for (size_t i = 0; i < t->nr_events; i++) {
+		/*
+		 * writeback_written's nr_pages is a budget: negative when
+		 * overshot, LONG_MAX for background work; its clamps are normal.
+		 */
+		if ((t->events[i].flags & RR_EVF_CLAMPED) && t->events[i].type != RR_EV_WB_WRITTEN)
+			m->events_clamped++;
+		cpu_node_vote(m, votes, &t->events[i]);
 		if (step(&b, (uint32_t)i))
 			goto fail;
+	}
+	learn_cpu_nodes(m, votes);
 	if (finish_open(&b))
 		goto fail;
 	if (build_csr(&m->batches_by_episode, m->nr_episodes, m->nr_batches, episode_key, m))
 		goto fail;
 	if (attribute_episodes(m, t))
 		goto fail;
-	if (build_csr(&m->by_node, (uint32_t)t->nr_nodes + 1, (uint32_t)t->nr_events, node_key, t) ||
-	    build_csr(&m->by_task, (uint32_t)t->nr_tasks + 1, (uint32_t)t->nr_events, task_key, t))
+	if (event_indexes(m, t))
 		goto fail;
 	ret = 0;
 	*out = m;
 fail:
+	free(votes);
 	free(b.ts);
 	free(b.loss_end);
 	if (ret)

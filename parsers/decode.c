@@ -5,6 +5,70 @@
 #include "decode.h"
 #include "trace_builder.h"
 
+/* Fill the fast path of @d from its looked-up fields, when it applies. */
+static void plan(struct rr_decode_type *d)
+{
+	const struct rr_event_desc *desc = d->desc;
+
+	d->fast = !d->undecodable;
+	d->end = 0;
+	for (int i = 0; d->fast && i < desc->nr_fields; i++) {
+		const struct tep_format_field *f = d->fields[i];
+		int rwbs = desc->fields[i].conv == RR_CONV_RWBS;
+
+		if (!f || f->offset < 0 || f->size <= 0 || (rwbs && f->size > 255) ||
+		    (!rwbs && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)) {
+			d->fast = 0;
+			break;
+		}
+		d->at[i].offset = (uint32_t)f->offset;
+		d->at[i].size = (uint8_t)f->size;
+		d->at[i].sign = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+		if ((uint32_t)f->offset + (uint32_t)f->size > d->end)
+			d->end = (uint32_t)f->offset + (uint32_t)f->size;
+	}
+}
+
+static inline uint64_t load(const unsigned char *p, const struct rr_decode_at *a)
+{
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (a->size) {
+	case 1: memcpy(&v8, p, 1); return a->sign ? (uint64_t)(int64_t)(int8_t)v8 : v8;
+	case 2: memcpy(&v16, p, 2); return a->sign ? (uint64_t)(int64_t)(int16_t)v16 : v16;
+	case 4: memcpy(&v32, p, 4); return a->sign ? (uint64_t)(int64_t)(int32_t)v32 : v32;
+	default: memcpy(&v64, p, 8); return v64;
+	}
+}
+
+/* rr_decode_fields() for a record the fast path covers: same values. */
+static void decode_fast(const struct rr_decode_type *d, const unsigned char *data,
+			struct rr_event *ev)
+{
+	const struct rr_event_desc *desc = d->desc;
+
+	for (int i = 0; i < desc->nr_fields; i++) {
+		const struct rr_field_map *m = &desc->fields[i];
+		const struct rr_decode_at *a = &d->at[i];
+		const unsigned char *p = data + a->offset;
+		uint64_t val;
+
+		if (m->conv == RR_CONV_RWBS) {
+			const char *str = (const char *)p;
+
+			val = (uint64_t)rr_rwbs_op(str, strnlen(str, a->size));
+		} else {
+			val = load(p, a);
+		}
+		if (d->alt & (1u << i))
+			val = rr_field_alt_value(m, val);
+		rr_builder_apply_field(ev, m, val);
+	}
+}
+
 void rr_decode_learn(struct rr_decode_type *d, struct tep_event *e)
 {
 	const struct rr_event_desc *desc = rr_event_desc_find(e->system, e->name);
@@ -26,6 +90,7 @@ void rr_decode_learn(struct rr_decode_type *d, struct tep_event *e)
 		if (!d->fields[i] && m->required)
 			d->undecodable = 1;
 	}
+	plan(d);
 }
 
 int rr_decode_fields(const struct rr_decode_type *d, const void *data, int size, int swap,
@@ -34,6 +99,10 @@ int rr_decode_fields(const struct rr_decode_type *d, const void *data, int size,
 	const struct rr_event_desc *desc = d->desc;
 	int ok = 1;
 
+	if (d->fast && !swap && size >= 0 && (uint32_t)size >= d->end) {
+		decode_fast(d, data, ev);
+		return 0;
+	}
 	for (int i = 0; i < desc->nr_fields; i++) {
 		const struct tep_format_field *f = d->fields[i];
 		const struct rr_field_map *m = &desc->fields[i];

@@ -22,6 +22,19 @@ struct rr_decode_type {
 	struct tep_format_field *common_pid;
 	uint32_t alt;		/* bit i: field i was found under its alt_name */
 	uint8_t undecodable;	/* a required field is absent from the format */
+	/*
+	 * The fast path, taken from the fields above once per type: every
+	 * field present and 1, 2, 4 or 8 bytes (or the rwbs string), so a
+	 * record of at least @end bytes in our byte order is read without
+	 * per-field checks or pointer chasing.
+	 */
+	uint8_t fast;
+	uint32_t end;
+	struct rr_decode_at {
+		uint32_t offset;
+		uint8_t size;
+		uint8_t sign;
+	} at[RR_MAX_FIELDS];
 };
 
 /* Look the fields of @e up; d->desc stays NULL when @e is not modelled. */

@@ -10,6 +10,7 @@
 
 #include "trace_builder.h"
 #include "reclaim_replay/error.h"
+#include "reclaim_replay/memlimit.h"
 
 #define PID_EMPTY UINT32_MAX
 
@@ -27,6 +28,8 @@ static int grow_array(void **array, size_t *cap, size_t need, size_t elem, int z
 	ncap = *cap ? *cap : 64;
 	while (ncap < need)
 		ncap *= 2;
+	if (rr_mem_charge(*cap * elem, ncap * elem))	/* --max-memory */
+		return -ENOMEM;
 	p = realloc(*array, ncap * elem);
 	if (!p)
 		return -ENOMEM;
@@ -138,6 +141,16 @@ static int note_cpu(struct rr_builder *b, int cpu)
 struct rr_event *rr_builder_push(struct rr_builder *b, uint64_t ts, uint32_t pid, int cpu,
 				 enum rr_event_type type)
 {
+	uint32_t task = pid == PID_EMPTY ? RR_NO_TASK : task_of(b, pid, NULL);
+
+	if (pid != PID_EMPTY && task == RR_NO_TASK)
+		return NULL;
+	return rr_builder_push_task(b, ts, task, cpu, type);
+}
+
+struct rr_event *rr_builder_push_task(struct rr_builder *b, uint64_t ts, uint32_t task, int cpu,
+				      enum rr_event_type type)
+{
 	struct rr_trace *t = b->trace;
 	struct rr_event *ev;
 
@@ -149,9 +162,7 @@ struct rr_event *rr_builder_push(struct rr_builder *b, uint64_t ts, uint32_t pid
 		return NULL;
 	ev = &t->events[t->nr_events];
 	memset(ev, 0, sizeof(*ev));
-	ev->task = pid == PID_EMPTY ? RR_NO_TASK : task_of(b, pid, NULL);
-	if (pid != PID_EMPTY && ev->task == RR_NO_TASK)
-		return NULL;
+	ev->task = task;
 	t->nr_events++;
 	ev->ts = ts;
 	ev->cpu = (uint16_t)cpu;
@@ -161,56 +172,13 @@ struct rr_event *rr_builder_push(struct rr_builder *b, uint64_t ts, uint32_t pid
 		ev->flags |= RR_EVF_AFTER_LOSS;
 		b->cpu_after_loss[cpu] = 0;
 	}
-	if (ts < b->last_ts)
+	if (ts < b->last_ts) {
 		b->unsorted = 1;
-	else
+		t->records_out_of_order++;
+	} else
 		b->last_ts = ts;
 	t->records_used++;
 	return ev;
-}
-
-static uint32_t sat32(uint64_t v)
-{
-	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
-void rr_builder_apply_field(struct rr_event *ev, const struct rr_field_map *f, uint64_t value)
-{
-	int reason;
-
-	switch (f->slot) {
-	case RR_SLOT_NID:
-		/* nid is an int in every format; -1 (NUMA_NO_NODE) stays "none" */
-		ev->nid = (int64_t)value < 0 || value >= RR_MAX_NODES ? RR_NID_NONE : (int16_t)value;
-		return;
-	case RR_SLOT_AUX:
-		if (f->conv == RR_CONV_REASON_BIT) {
-			reason = rr_reason_from_bits(value);
-			ev->aux = reason < 0 ? UINT16_MAX : (uint16_t)reason;
-		} else {
-			ev->aux = value > UINT16_MAX ? UINT16_MAX : (uint16_t)value;
-		}
-		return;
-	case RR_SLOT_RECLAIM_FLAGS:
-		if (value & RR_RECLAIM_WB_FILE)
-			ev->flags |= RR_EVF_FILE;
-		if (value & RR_RECLAIM_WB_ANON)
-			ev->flags |= RR_EVF_ANON;
-		return;
-	case RR_SLOT_PFN:
-		ev->v[0] = (uint32_t)value;
-		ev->v[1] = (uint32_t)(value >> 32);
-		return;
-	default:
-		break;
-	}
-	if (f->slot < 0 || f->slot >= RR_NR_V)
-		return;
-	/* Counts are unsigned in the kernel; a negative long (writeback's
-	 * nr_pages budget) is clamped to 0 rather than wrapped. */
-	if ((int64_t)value < 0 && f->conv == RR_CONV_NUM)
-		value = 0;
-	ev->v[f->slot] = sat32((uint64_t)ev->v[f->slot] + value);
 }
 
 static size_t pid_hash(uint32_t pid, size_t cap)
@@ -231,6 +199,13 @@ static size_t pid_slot(const uint32_t *slots, size_t cap, uint32_t pid)
 int rr_builder_task_known(const struct rr_builder *b, uint32_t pid)
 {
 	return b->pid_slots[pid_slot(b->pid_slots, b->pid_cap, pid)] == pid;
+}
+
+uint32_t rr_builder_task_lookup(const struct rr_builder *b, uint32_t pid)
+{
+	size_t slot = pid_slot(b->pid_slots, b->pid_cap, pid);
+
+	return pid != PID_EMPTY && b->pid_slots[slot] == pid ? b->task_slots[slot] : RR_NO_TASK;
 }
 
 static int pid_set_grow(struct rr_builder *b)
@@ -333,7 +308,7 @@ int rr_builder_lost(struct rr_builder *b, int cpu, uint64_t ts, uint64_t count)
 	if (!ev)
 		return -ENOMEM;
 	t->records_used--;	/* a notice, not a record */
-	ev->v[RR_V_LOST_COUNT] = sat32(count);
+	ev->v[RR_V_LOST_COUNT] = rr_sat32(count);
 	b->cpu_after_loss[cpu] = 1;
 	return 0;
 }

@@ -56,12 +56,70 @@ int rr_builder_missing_field(struct rr_builder *b, const char *event, const char
 struct rr_event *rr_builder_push(struct rr_builder *b, uint64_t ts, uint32_t pid, int cpu,
 				 enum rr_event_type type);
 
-/* Store one decoded numeric field into @ev per the table's mapping. */
-void rr_builder_apply_field(struct rr_event *ev, const struct rr_field_map *f, uint64_t value);
+/* rr_builder_push() for a task already known by its index (rr_builder_task_lookup). */
+struct rr_event *rr_builder_push_task(struct rr_builder *b, uint64_t ts, uint32_t task, int cpu,
+				      enum rr_event_type type);
+
+static inline uint32_t rr_sat32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/*
+ * Store one decoded numeric field into @ev per the table's mapping.
+ * Inline: it runs for every field of every record of both readers.
+ */
+static inline void rr_builder_apply_field(struct rr_event *ev, const struct rr_field_map *f,
+					  uint64_t value)
+{
+	int reason;
+
+	switch (f->slot) {
+	case RR_SLOT_NID:
+		/* nid is an int in every format; -1 (NUMA_NO_NODE) stays "none" */
+		ev->nid = (int64_t)value < 0 || value >= RR_MAX_NODES ? RR_NID_NONE : (int16_t)value;
+		return;
+	case RR_SLOT_AUX:
+		if (f->conv == RR_CONV_REASON_BIT) {
+			reason = rr_reason_from_bits(value);
+			ev->aux = reason < 0 ? UINT16_MAX : (uint16_t)reason;
+		} else {
+			ev->aux = value > UINT16_MAX ? UINT16_MAX : (uint16_t)value;
+		}
+		return;
+	case RR_SLOT_RECLAIM_FLAGS:
+		if (value & RR_RECLAIM_WB_FILE)
+			ev->flags |= RR_EVF_FILE;
+		if (value & RR_RECLAIM_WB_ANON)
+			ev->flags |= RR_EVF_ANON;
+		return;
+	case RR_SLOT_PFN:
+		ev->v[0] = (uint32_t)value;
+		ev->v[1] = (uint32_t)(value >> 32);
+		return;
+	default:
+		break;
+	}
+	if (f->slot < 0 || f->slot >= RR_NR_V)
+		return;
+	/* Counts are unsigned in the kernel; a negative long (writeback's
+	 * nr_pages budget) is clamped to 0 rather than wrapped. */
+	if ((int64_t)value < 0 && f->conv == RR_CONV_NUM) {
+		value = 0;
+		ev->flags |= RR_EVF_CLAMPED;
+	}
+	/* saturating: a second field into the same slot must not wrap */
+	value = value > UINT32_MAX - ev->v[f->slot] ? UINT32_MAX + 1ULL : value + ev->v[f->slot];
+	if (value > UINT32_MAX)
+		ev->flags |= RR_EVF_CLAMPED;
+	ev->v[f->slot] = rr_sat32(value);
+}
 
 /* Remember @pid's command name (also for a pid first seen through push). */
 int rr_builder_task(struct rr_builder *b, uint32_t pid, const char *comm);
 int rr_builder_task_known(const struct rr_builder *b, uint32_t pid);
+/* Index of @pid's task in trace->tasks, or RR_NO_TASK when not seen yet. */
+uint32_t rr_builder_task_lookup(const struct rr_builder *b, uint32_t pid);
 
 /* @count events were lost on @cpu just before @ts (count 0: unknown). */
 int rr_builder_lost(struct rr_builder *b, int cpu, uint64_t ts, uint64_t count);

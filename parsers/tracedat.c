@@ -5,6 +5,11 @@
  * instance in time order; libtraceevent describes each event's fields, which
  * are looked up by name once per event type and then read per record
  * (parsers/decode.c, shared with the live view).
+ *
+ * This file is the reading thread: it iterates, types each record and
+ * queues what the model needs for the decoding thread (tracedat_reader.h,
+ * tracedat_consume.c), so libtracecmd's iteration and our decoding run on
+ * two cpus at once, in the same record order as one thread would.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,117 +20,176 @@
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
 
-#include "decode.h"
 #include "parser.h"
-#include "trace_builder.h"
+#include "tracedat_reader.h"
 #include "reclaim_replay/error.h"
 
-/* What we learnt about one event id, filled on its first record. */
-struct type_info {
-	uint8_t ready;
-	uint8_t is_print;
-	long name_index;
-	struct rr_decode_type dec;	/* fields, common_pid (parsers/decode.h) */
-	struct tep_format_field *buf;	/* ftrace:print text */
-};
+/* Consumed file pages leave our RSS (page_release.h). */
+static inline void release_behind(struct tracedat_reader *r, struct tracecmd_input *handle,
+				  const struct tep_record *rec)
+{
+	int h = 0;
 
-struct tracedat_reader {
-	struct rr_builder builder;
-	struct tep_handle *tep;
-	int swap;		/* the file's byte order is not ours */
-	struct type_info *types;
-	int max_id;
-	int error;
-};
+	if (!r->release.enabled || rec->cpu < 0 || rec->cpu >= r->nr_cpus)
+		return;
+	while (h < r->nr_handles && r->handles[h] != handle)
+		h++;
+	rr_release_note(&r->release, (size_t)h * (size_t)r->nr_cpus + (size_t)rec->cpu,
+			rec->data, rec->offset);
+}
 
 static int type_table_init(struct tracedat_reader *r)
 {
 	int n = tep_get_events_count(r->tep);
 
 	r->max_id = 0;
+	r->type_offset = -1;
 	for (int i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(r->tep, i);
+		struct tep_format_field *f = e ? tep_find_common_field(e, "common_type") : NULL;
 
 		if (e && e->id > r->max_id)
 			r->max_id = e->id;
+		/* every format shares the common fields; read the type ourselves
+		 * when it is the usual unsigned short in our byte order */
+		if (i == 0 && f && f->size == 2 && f->offset >= 0 && !r->swap)
+			r->type_offset = f->offset;
 	}
 	r->types = calloc((size_t)r->max_id + 1, sizeof(*r->types));
 	return r->types ? 0 : -ENOMEM;
 }
 
-static int learn_type(struct tracedat_reader *r, struct type_info *ti, struct tep_event *e)
+/* The format's side of a type's first record (the decoder does the rest). */
+static void learn_type(struct type_info *ti, struct tep_event *e)
 {
-	const struct rr_event_desc *d;
-
 	rr_decode_learn(&ti->dec, e);
-	d = ti->dec.desc;
-	ti->ready = 1;
+	ti->name = e->name;
 	ti->is_print = rr_is_print_event(e->system, e->name);
-	ti->name_index = rr_builder_name_index(&r->builder, e->name, d || ti->is_print);
-	if (ti->name_index < 0)
-		return -ENOMEM;
 	if (ti->is_print)
 		ti->buf = tep_find_field(e, "buf");
-	if (!d)
-		return 0;
-	/* Say once, at the end, which fields this kernel's format lacks. */
-	for (int i = 0; i < d->nr_fields; i++)
-		if (!ti->dec.fields[i] &&
-		    rr_builder_missing_field(&r->builder, e->name, d->fields[i].name))
-			return -ENOMEM;
-	return 0;
+	/* decoding reads no further than its fields (a corrupt size may lie) */
+	for (int i = 0; ti->dec.desc && i < ti->dec.desc->nr_fields; i++) {
+		const struct tep_format_field *f = ti->dec.fields[i];
+
+		if (f && f->offset >= 0 && f->size > 0 &&
+		    (uint32_t)f->offset + (uint32_t)f->size > ti->need)
+			ti->need = (uint32_t)f->offset + (uint32_t)f->size;
+	}
+	ti->ready = 1;
 }
 
-static void read_print(struct tracedat_reader *r, struct type_info *ti, struct tep_record *rec,
-		       uint32_t pid)
+/*
+ * The bytes of @rec the decoding thread reads: a print's text up to its
+ * NUL (as strnlen would), a modelled event's fields; no more, so a record
+ * whose size field is corrupt is not copied past its buffer.
+ */
+static uint32_t bytes_needed(const struct type_info *ti, const struct tep_record *rec)
 {
-	const char *text;
-	int len;
+	uint32_t size = rec->size > 0 ? (uint32_t)rec->size : 0;
 
-	if (!ti->buf || ti->buf->offset >= rec->size) {
-		r->builder.trace->records_undecodable++;
-		return;
+	if (ti->is_print) {
+		uint32_t off;
+
+		if (!ti->buf || ti->buf->offset < 0 || (uint32_t)ti->buf->offset >= size)
+			return 0;
+		off = (uint32_t)ti->buf->offset;
+		return off + (uint32_t)strnlen((const char *)rec->data + off, size - off);
 	}
-	text = (const char *)rec->data + ti->buf->offset;
-	len = rec->size - ti->buf->offset;
-	if (rr_builder_print(&r->builder, rec->ts, pid, rec->cpu, text,
-			     strnlen(text, (size_t)len)))
-		r->error = -ENOMEM;
+	return size < ti->need ? size : ti->need;
+}
+
+/*
+ * 1 when @pid is new to the reading thread (its comm is then looked up
+ * here, where libtraceevent is used), 0 when seen, -1 on OOM.
+ */
+static int pid_is_new(struct tracedat_reader *r, uint32_t pid)
+{
+	size_t i;
+
+	if ((r->nr_pids + 1) * 2 > r->pid_cap) {
+		size_t cap = r->pid_cap ? r->pid_cap * 2 : 1024;
+		uint32_t *p = malloc(cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		memset(p, 0xff, cap * sizeof(*p));
+		for (size_t j = 0; j < r->pid_cap; j++) {
+			if (r->pids[j] == UINT32_MAX)
+				continue;
+			for (i = (r->pids[j] * 2654435761u) & (cap - 1); p[i] != UINT32_MAX;
+			     i = (i + 1) & (cap - 1))
+				;
+			p[i] = r->pids[j];
+		}
+		free(r->pids);
+		r->pids = p;
+		r->pid_cap = cap;
+	}
+	for (i = (pid * 2654435761u) & (r->pid_cap - 1); r->pids[i] != UINT32_MAX;
+	     i = (i + 1) & (r->pid_cap - 1))
+		if (r->pids[i] == pid)
+			return 0;
+	r->pids[i] = pid;
+	r->nr_pids++;
+	return 1;
+}
+
+static struct rr_item *queue_item(struct tracedat_reader *r, int kind, uint32_t copied)
+{
+	struct rr_item *it;
+
+	/* a print longer than a block (never seen: texts are < a page) is cut */
+	if (copied > RR_RQ_BLOCK_SIZE - sizeof(*it))
+		copied = RR_RQ_BLOCK_SIZE - sizeof(*it);
+	it = rr_rq_reserve(&r->queue, RR_ITEM_LEN(copied));
+	if (!it) {
+		r->read_error = -ENOMEM;
+		return NULL;
+	}
+	it->kind = (uint8_t)kind;
+	it->size = 0;
+	it->copied = copied;
+	it->comm = NULL;
+	it->lost = 0;
+	return it;
 }
 
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
 	struct tracedat_reader *r = data;
-	struct rr_trace *t = r->builder.trace;
 	struct type_info *ti;
-	struct rr_event *ev, tmp = { .nid = RR_NID_NONE };
-	int id = tep_data_type(r->tep, rec);
+	struct rr_item *it;
+	const char *comm = NULL;
 	uint32_t pid;
+	uint16_t type;
+	int id, fresh;
 
-	(void)handle;
 	(void)cpu;
-	if (id < 0 || id > r->max_id) {
-		t->records_read++;
-		t->records_undecodable++;
-		return 0;
+	release_behind(r, handle, rec);
+	/* what tep_data_type() reads, without its generic number reader */
+	if (r->type_offset >= 0 && r->type_offset + 2 <= rec->size) {
+		memcpy(&type, (const char *)rec->data + r->type_offset, 2);
+		id = type;
+	} else {
+		id = tep_data_type(r->tep, rec);
 	}
-	ti = &r->types[id];
-	if (!ti->ready) {
+	ti = id >= 0 && id <= r->max_id ? &r->types[id] : NULL;
+	if (ti && !ti->ready) {
 		struct tep_event *e = tep_find_event(r->tep, id);
 
-		if (!e) {
-			t->records_read++;
-			t->records_undecodable++;
-			return 0;
-		}
-		if (learn_type(r, ti, e)) {
-			r->error = -ENOMEM;
-			return 1;
-		}
+		if (e)
+			learn_type(ti, e);
+		else
+			ti = NULL;
 	}
-	rr_builder_count(&r->builder, ti->name_index, rec->ts);
+	if (!ti)
+		return queue_item(r, ITEM_BAD, 0) ? 0 : -1;
 	if (!ti->dec.desc && !ti->is_print) {
-		t->records_ignored++;
+		it = queue_item(r, ITEM_COUNT, 0);
+		if (!it)
+			return -1;
+		it->ts = rec->ts;
+		it->id = id;
 		return 0;
 	}
 	if (ti->dec.common_pid) {
@@ -136,36 +200,23 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	} else {
 		pid = (uint32_t)tep_data_pid(r->tep, rec);
 	}
-	if (!rr_builder_task_known(&r->builder, pid) &&
-	    rr_builder_task(&r->builder, pid, tep_data_comm_from_pid(r->tep, (int)pid))) {
-		r->error = -ENOMEM;
-		return 1;
+	fresh = pid == UINT32_MAX ? 0 : pid_is_new(r, pid);
+	if (fresh < 0) {
+		r->read_error = -ENOMEM;
+		return -1;
 	}
-	if (ti->is_print) {
-		read_print(r, ti, rec, pid);
-		return r->error ? 1 : 0;
-	}
-	if (ti->dec.undecodable) {
-		t->records_undecodable++;
-		return 0;
-	}
-	/*
-	 * Decode first: a record shorter than its format is counted
-	 * undecodable and not kept, so used + ignored + undecodable == read.
-	 */
-	if (rr_decode_fields(&ti->dec, rec->data, rec->size, r->swap, &tmp)) {
-		t->records_undecodable++;
-		return 0;
-	}
-	ev = rr_builder_push(&r->builder, rec->ts, pid, rec->cpu, ti->dec.desc->type);
-	if (!ev) {
-		r->error = -ENOMEM;
-		return 1;
-	}
-	ev->nid = tmp.nid;
-	ev->aux = tmp.aux;
-	ev->flags |= tmp.flags;
-	memcpy(ev->v, tmp.v, sizeof(ev->v));
+	if (fresh)
+		comm = tep_data_comm_from_pid(r->tep, (int)pid);
+	it = queue_item(r, ITEM_RECORD, bytes_needed(ti, rec));
+	if (!it)
+		return -1;
+	it->size = rec->size > 0 ? (uint32_t)rec->size : 0;
+	it->ts = rec->ts;
+	it->id = id;
+	it->pid = pid;
+	it->cpu = rec->cpu;
+	it->comm = comm;
+	memcpy(it + 1, rec->data, it->copied);
 	return 0;
 }
 
@@ -173,15 +224,16 @@ static int on_missed(struct tracecmd_input *handle, struct tep_event *event,
 		     struct tep_record *rec, int cpu, void *data)
 {
 	struct tracedat_reader *r = data;
-	/* missed_events < 0: the page only says "some were lost" */
-	uint64_t count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
+	struct rr_item *it = queue_item(r, ITEM_LOST, 0);
 
 	(void)handle;
 	(void)event;
-	if (rr_builder_lost(&r->builder, cpu, rec->ts, count)) {
-		r->error = -ENOMEM;
-		return 1;
-	}
+	if (!it)
+		return -1;
+	it->ts = rec->ts;
+	it->cpu = cpu;
+	/* missed_events < 0: the page only says "some were lost" */
+	it->lost = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
 	return 0;
 }
 
@@ -326,11 +378,38 @@ static char *describe_format(const char *path)
 	return s ? s : strdup("trace.dat");
 }
 
+/*
+ * The ring-buffer page size the file was recorded with, from its fixed
+ * header (magic, "tracing", version string, endianness, long size, page
+ * size); libtracecmd keeps it private. 0 when unreadable.
+ */
+static uint64_t header_page_size(const char *path, int swap)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char head[64];
+	size_t n = 0, v;
+	uint32_t size;
+
+	if (f) {
+		n = fread(head, 1, sizeof(head), f);
+		fclose(f);
+	}
+	v = 10;
+	while (v < n && head[v])
+		v++;
+	/* NUL, endianness, long size, then 4 bytes of page size */
+	if (v + 7 > n)
+		return 0;
+	memcpy(&size, head + v + 3, 4);
+	return swap ? __builtin_bswap32(size) : size;
+}
+
 static int parse(const char *path, struct rr_trace *t)
 {
 	struct tracedat_reader r = { 0 };
 	struct tracecmd_input **handles = NULL;
-	int nr = 0, ret;
+	int nr = 0, ret, queue_ready = 0;
+	pthread_t decoder;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -361,9 +440,25 @@ static int parse(const char *path, struct rr_trace *t)
 		tracecmd_follow_missed_events(handles[i], on_missed, &r);
 	if (tep_get_cpus(r.tep) > t->nr_cpus)
 		t->nr_cpus = tep_get_cpus(r.tep);
+	r.handles = handles;
+	r.nr_handles = nr;
+	r.nr_cpus = tep_get_cpus(r.tep) > 0 ? tep_get_cpus(r.tep) : 1;
+	/* without it (no page size) pages simply stay mapped */
+	rr_release_init(&r.release, path, header_page_size(path, r.swap));
 
+	if (rr_rq_init(&r.queue)) {
+		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", path);
+		goto out;
+	}
+	queue_ready = 1;
+	if (pthread_create(&decoder, NULL, rr_tracedat_consume, &r)) {
+		ret = rr_fail(RR_EXIT_FAILURE, "'%s': cannot start the decoding thread", path);
+		goto out;
+	}
 	ret = tracecmd_iterate_events_multi(handles, nr, on_record, &r);
-	if (r.error) {
+	rr_rq_close(&r.queue);
+	pthread_join(decoder, NULL);
+	if (r.error || r.read_error) {
 		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory after %llu records", path,
 			       (unsigned long long)t->records_read);
 		goto out;
@@ -380,6 +475,10 @@ static int parse(const char *path, struct rr_trace *t)
 	ret = 0;
 out:
 	rr_builder_release(&r.builder);
+	rr_release_fini(&r.release);
+	if (queue_ready)
+		rr_rq_destroy(&r.queue);
+	free(r.pids);
 	free(r.types);
 	close_handles(handles, nr);
 	return ret;

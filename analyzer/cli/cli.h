@@ -44,7 +44,8 @@ int rr_cli_common_option(struct rr_cli *cli, int opt, const char *arg);
 	{ "help", no_argument, NULL, 'h' }, \
 	{ "no-color", no_argument, NULL, 1000 }, \
 	{ "color", no_argument, NULL, 1001 }, \
-	{ "strict", no_argument, NULL, 1002 }
+	{ "strict", no_argument, NULL, 1002 }, \
+	{ "max-memory", required_argument, NULL, 1003 }
 
 #define RR_HELP_COMMON \
 	"  -j, --json          one JSON document (schema v1) on stdout\n" \
@@ -55,6 +56,8 @@ int rr_cli_common_option(struct rr_cli *cli, int opt, const char *arg);
 	"      --strict        exit 3 when the recording lost events\n" \
 	"      --color         coloured table headings even when stdout is not a terminal\n" \
 	"      --no-color      plain tables even on a terminal (also: NO_COLOR set)\n" \
+	"      --max-memory SIZE  refuse inputs whose decoded events and model need more\n" \
+	"                      than SIZE (512M, 2G; at least 1M); exit 4 (default: no limit)\n" \
 	"  -h, --help          this help\n"
 
 /* Open -o FILE; emit and close. Return an exit code. */
@@ -66,6 +69,8 @@ void rr_cli_json_error(struct rr_cli *cli, const char *msg);
 int cmd_stats(int argc, char **argv, struct rr_cli *cli);
 int cmd_replay(int argc, char **argv, struct rr_cli *cli);
 int cmd_compare(int argc, char **argv, struct rr_cli *cli);
+int cmd_sweep(int argc, char **argv, struct rr_cli *cli);
+int cmd_merge(int argc, char **argv, struct rr_cli *cli);
 int cmd_validate(int argc, char **argv, struct rr_cli *cli);
 int cmd_policies(int argc, char **argv, struct rr_cli *cli);
 int cmd_record(int argc, char **argv, struct rr_cli *cli);

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "replay_inputs.h"
+#include "report_files.h"
 #include "reclaim_replay/error.h"
 #include "report/compare.h"
 
@@ -24,7 +25,7 @@ static void compare_usage(FILE *f)
 		"one. With several traces, one block per trace and then the totals over all.\n"
 		"Name `recorded` first to compare against what the kernel did. --set applies\n"
 		"to the policy named before it (see 'reclaim-replay replay --help').\n\n"
-		RR_HELP_POLICY
+		RR_HELP_POLICY RR_HELP_REPORT_FILES
 		"      --width N       keep tables within N columns (default %d)\n" RR_HELP_COMMON,
 		RR_COMPARE_DEFAULT_WIDTH);
 }
@@ -32,6 +33,7 @@ static void compare_usage(FILE *f)
 struct compare_opts {
 	struct rr_policy_args pa;
 	struct rr_compare_layout lay;
+	struct rr_report_files rf;
 };
 
 static int parse_args(int argc, char **argv, struct rr_cli *cli, struct compare_opts *o)
@@ -39,6 +41,7 @@ static int parse_args(int argc, char **argv, struct rr_cli *cli, struct compare_
 	static const struct option longopts[] = {
 		RR_CLI_COMMON_LONG,
 		RR_POLICY_LONG,
+		RR_REPORT_FILES_LONG,
 		{ "width", required_argument, NULL, 'W' },
 		{ 0 },
 	};
@@ -57,6 +60,8 @@ static int parse_args(int argc, char **argv, struct rr_cli *cli, struct compare_
 				return ret;
 			continue;
 		}
+		if (rr_report_files_option(&o->rf, opt, optarg))
+			continue;
 		if (opt == 'W') {
 			char *end;
 			long w = strtol(optarg, &end, 10);
@@ -81,7 +86,7 @@ static int parse_args(int argc, char **argv, struct rr_cli *cli, struct compare_
 	return 0;
 }
 
-static int run(struct rr_cli *cli, const struct compare_opts *o, struct rr_inputs *ins)
+static int run(struct rr_cli *cli, struct compare_opts *o, struct rr_inputs *ins)
 {
 	struct rr_compare_policy pol[RR_MAX_POLICIES];
 	struct rr_replay_result res[RR_MAX_POLICIES + 1];
@@ -103,9 +108,11 @@ static int run(struct rr_cli *cli, const struct compare_opts *o, struct rr_input
 	}
 	for (int i = 0; i < ins->nr && !ret; i++) {
 		/* The first policy is the baseline: no implicit `recorded` here. */
-		ret = rr_replay_policies(&ins->in[i], &o->pa, 0, res);
+		ret = rr_replay_policies_hooked(&ins->in[i], &o->pa, 0, rr_report_files_hook(&o->rf),
+						res);
 		if (ret)
 			break;
+		ret = rr_report_files_input(&o->rf, res, nr, &ins->in[i]);
 		rr_compare_totals_add(&tot, res);
 		if (cli->json)
 			json_array_append_new(results,
@@ -155,10 +162,13 @@ int cmd_compare(int argc, char **argv, struct rr_cli *cli)
 		/* As `stats`: under --json the warnings are also said on stderr. */
 		for (size_t i = 0; !cli->quiet && cli->json && i < ins.warnings.nr; i++)
 			fprintf(stderr, "reclaim-replay: warning: %s\n", ins.warnings.msg[i]);
-		ret = run(cli, o, &ins);
+		ret = rr_report_files_open(&o->rf, &ins, o->pa.nr, "compare");
+		if (!ret)
+			ret = run(cli, o, &ins);
 		if (!ret && cli->strict && rr_inputs_lossy(&ins))
 			ret = rr_fail(RR_EXIT_DATA_LOSS, "the recording lost events (--strict)");
 	}
+	ret = rr_report_files_close(&o->rf, ret);
 	rr_inputs_release(&ins);
 	free(o);
 	return ret;

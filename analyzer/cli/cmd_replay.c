@@ -2,7 +2,6 @@
 /*
  * reclaim-replay replay TRACE... --policy P [--set k=v] [--policy Q ...]:
  * per node and policy, stall time and wasted scanning, against `recorded`.
- * reclaim-replay policies: the built-in table.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include "reclaim_replay/error.h"
 #include "reclaim_replay/replay.h"
 #include "replay_inputs.h"
+#include "report_files.h"
 
 static void replay_usage(FILE *f)
 {
@@ -25,14 +25,16 @@ static void replay_usage(FILE *f)
 		"noprogress.wake_efficiency=0.125, isolated.wake=0|1; legacy-intended:\n"
 		"congestion.nr_requests=128). Durations take ns, us, ms, s or j (jiffies at\n"
 		"the trace's HZ). 'reclaim-replay policies' lists the policies.\n\n"
-		RR_HELP_POLICY RR_HELP_COMMON);
+		RR_HELP_POLICY RR_HELP_REPORT_FILES RR_HELP_COMMON);
 }
 
-static int parse_args(int argc, char **argv, struct rr_cli *cli, struct rr_policy_args *pa)
+static int parse_args(int argc, char **argv, struct rr_cli *cli, struct rr_policy_args *pa,
+		      struct rr_report_files *rf)
 {
 	static const struct option longopts[] = {
 		RR_CLI_COMMON_LONG,
 		RR_POLICY_LONG,
+		RR_REPORT_FILES_LONG,
 		{ 0 },
 	};
 	int opt, ret;
@@ -47,7 +49,7 @@ static int parse_args(int argc, char **argv, struct rr_cli *cli, struct rr_polic
 		ret = rr_policy_args_option(pa, "replay", opt, optarg);
 		if (ret > 0)
 			return ret;
-		if (!ret)
+		if (!ret || rr_report_files_option(rf, opt, optarg))
 			continue;
 		if (!rr_cli_common_option(cli, opt, optarg)) {
 			replay_usage(stderr);
@@ -65,13 +67,14 @@ static int parse_args(int argc, char **argv, struct rr_cli *cli, struct rr_polic
 int cmd_replay(int argc, char **argv, struct rr_cli *cli)
 {
 	struct rr_policy_args pa;
+	struct rr_report_files rf = { 0 };
 	struct rr_replay_result res[RR_MAX_POLICIES + 1];
 	struct rr_inputs ins;
 	json_t *doc = NULL, *results = NULL;
 	int nr, ret;
 
 	memset(&pa, 0, sizeof(pa));
-	ret = parse_args(argc, argv, cli, &pa);
+	ret = parse_args(argc, argv, cli, &pa, &rf);
 	if (ret)
 		return ret < 0 ? RR_EXIT_OK : ret;
 	nr = pa.nr;
@@ -79,6 +82,8 @@ int cmd_replay(int argc, char **argv, struct rr_cli *cli)
 	if (ret)
 		return ret;
 	ret = rr_inputs_load(&ins, argv + optind, argc - optind);
+	if (!ret)
+		ret = rr_report_files_open(&rf, &ins, nr + 1, "replay");
 	if (ret)
 		goto out;
 	if (cli->json) {
@@ -86,9 +91,10 @@ int cmd_replay(int argc, char **argv, struct rr_cli *cli)
 		results = json_array();
 	}
 	for (int i = 0; i < ins.nr && !ret; i++) {
-		ret = rr_replay_policies(&ins.in[i], &pa, 1, res);
+		ret = rr_replay_policies_hooked(&ins.in[i], &pa, 1, rr_report_files_hook(&rf), res);
 		if (ret)
 			break;
+		ret = rr_report_files_input(&rf, res, nr + 1, &ins.in[i]);
 		if (cli->json) {
 			json_t *r = rr_replay_json(res, nr + 1, &ins.in[i]);
 
@@ -111,48 +117,7 @@ int cmd_replay(int argc, char **argv, struct rr_cli *cli)
 	if (!ret && cli->strict && rr_inputs_lossy(&ins))
 		ret = rr_fail(RR_EXIT_DATA_LOSS, "the recording lost events (--strict)");
 out:
+	ret = rr_report_files_close(&rf, ret);
 	rr_inputs_release(&ins);
 	return ret;
-}
-
-static void print_policy(const struct rr_policy_ops *ops, void *data)
-{
-	struct rr_cli *cli = data;
-
-	if (cli->json)
-		json_array_append_new((json_t *)cli->user, json_pack("{s:s,s:s}", "name", ops->name,
-								     "summary", ops->summary));
-	else
-		fprintf(cli->out, "  %-16s %s\n", ops->name, ops->summary);
-}
-
-int cmd_policies(int argc, char **argv, struct rr_cli *cli)
-{
-	static const struct option longopts[] = { RR_CLI_COMMON_LONG, { 0 } };
-	json_t *doc = NULL;
-	int opt, ret;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, RR_CLI_COMMON_SHORT, longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			printf("usage: reclaim-replay policies [--json]\n");
-			return RR_EXIT_OK;
-		}
-		if (!rr_cli_common_option(cli, opt, optarg))
-			return RR_EXIT_USAGE;
-	}
-	ret = rr_cli_open_output(cli);
-	if (ret)
-		return ret;
-	if (cli->json) {
-		doc = rr_json_report_new("policies", NULL, 0, NULL);
-		cli->user = json_array();
-		rr_policy_list(print_policy, cli);
-		json_object_set_new(doc, "results", (json_t *)cli->user);
-		rr_json_print(doc, cli->out, cli->pretty);
-		json_decref(doc);
-	} else {
-		rr_policy_list(print_policy, cli);
-	}
-	return RR_EXIT_OK;
 }

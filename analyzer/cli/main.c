@@ -22,8 +22,10 @@ static const struct cmd commands[] = {
 	{ "stats", cmd_stats, "what reclaim did on each NUMA node of a recording" },
 	{ "replay", cmd_replay, "stall and wasted scanning per node under throttle policies" },
 	{ "compare", cmd_compare, "policies side by side per node, with differences to the first" },
+	{ "sweep", cmd_sweep, "tune parametric settings over a grid: Pareto front, recommendation" },
+	{ "merge", cmd_merge, "aggregate per-trace replay or sweep --json reports (fleets)" },
 	{ "validate", cmd_validate, "how well the replay model reproduces a recording" },
-	{ "policies", cmd_policies, "list the built-in throttle policies" },
+	{ "policies", cmd_policies, "list the throttle policies: built-ins and plugins (-P x.so)" },
 	{ "record", cmd_record, "record a replay-grade trace.dat through a tracing instance" },
 	{ "live", cmd_live, "rolling per-node reclaim figures from a live tracing instance" },
 };
@@ -66,7 +68,8 @@ static void usage(FILE *f)
 		"  1  runtime failure (I/O error, out of memory)\n"
 		"  2  bad command line\n"
 		"  3  --strict and the recording lost events\n"
-		"  4  bad input: missing, unreadable, not a trace, corrupt or truncated\n"
+		"  4  bad input: missing, unreadable, not a trace, corrupt or truncated,\n"
+		"     or over --max-memory\n"
 		"  5  validate: identity or a property check failed\n"
 		"  6  record/live: not root, or no tracefs\n");
 }

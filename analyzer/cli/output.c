@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "reclaim_replay/error.h"
+#include "reclaim_replay/memlimit.h"
 
 int rr_cli_common_option(struct rr_cli *cli, int opt, const char *arg)
 {
@@ -32,6 +33,18 @@ int rr_cli_common_option(struct rr_cli *cli, int opt, const char *arg)
 	case 1002:
 		cli->strict = 1;
 		return 1;
+	case 1003: {
+		uint64_t bytes;
+
+		/* 0 makes the caller print the usage and exit 2 */
+		if (rr_parse_size(arg, &bytes)) {
+			rr_error("bad --max-memory '%s' (a size such as 512M or 2G, at least 1M)",
+				 arg);
+			return 0;
+		}
+		rr_mem_set_limit(bytes);
+		return 1;
+	}
 	default:
 		return 0;
 	}

@@ -4,6 +4,7 @@
 
 #include "replay_inputs.h"
 #include "reclaim_replay/error.h"
+#include "replay/plugin.h"
 
 int rr_policy_args_option(struct rr_policy_args *pa, const char *cmd, int opt, const char *arg)
 {
@@ -30,6 +31,24 @@ int rr_policy_args_option(struct rr_policy_args *pa, const char *cmd, int opt, c
 	return 0;
 }
 
+/* A plugin loads, passes the loader's checks and its settings are well formed;
+ * its init runs later, with each recording's environment. */
+static int check_plugin(const struct rr_policy_arg *a)
+{
+	const struct rr_policy_ops *ops;
+	char **set;
+	uint32_t nr;
+	int ret = rr_plugin_load(a->name, &ops);
+
+	if (ret)
+		return ret;
+	ret = rr_plugin_settings(ops, a->name, a->settings, a->nr_settings, &set, &nr);
+	if (!ret)
+		rr_plugin_settings_free(set, nr);
+	rr_plugin_put(ops);
+	return ret;
+}
+
 int rr_policy_args_check(const struct rr_policy_args *pa, const char *cmd, int min)
 {
 	if (pa->nr < min && min == 1)
@@ -38,16 +57,32 @@ int rr_policy_args_check(const struct rr_policy_args *pa, const char *cmd, int m
 		return rr_fail(RR_EXIT_USAGE, "%s: give at least %d --policy options (the first is "
 			       "the baseline)", cmd, min);
 	/* Before loading any trace: a typo should not cost a long decode. */
-	for (int p = 0; p < pa->nr; p++)
-		if (!rr_policy_find(pa->arg[p].name))
+	for (int p = 0; p < pa->nr; p++) {
+		const struct rr_policy_arg *a = &pa->arg[p];
+		int ret;
+
+		if (rr_plugin_is_spec(a->name)) {
+			ret = check_plugin(a);
+			if (ret)
+				return ret;
+		} else if (!rr_policy_find(a->name)) {
 			return rr_fail(RR_EXIT_USAGE,
 				       "unknown policy '%s' (see 'reclaim-replay policies')",
-				       pa->arg[p].name);
+				       a->name);
+		}
+	}
 	return 0;
 }
 
 int rr_replay_policies(const struct rr_input *in, const struct rr_policy_args *pa,
 		       int with_recorded, struct rr_replay_result *res)
+{
+	return rr_replay_policies_hooked(in, pa, with_recorded, NULL, res);
+}
+
+int rr_replay_policies_hooked(const struct rr_input *in, const struct rr_policy_args *pa,
+			      int with_recorded, const struct rr_replay_hook *hook,
+			      struct rr_replay_result *res)
 {
 	int nr = pa->nr + !!with_recorded, ret = 0;
 	struct rr_curves *curves;
@@ -67,7 +102,10 @@ int rr_replay_policies(const struct rr_input *in, const struct rr_policy_args *p
 				rr_replay_result_release(&res[q]);
 			break;
 		}
-		if (rr_replay(in->model, curves, &inst, &res[p]))
+		if (hook && hook->begin && hook->begin(hook->obs.data, in, p, &inst, curves))
+			ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", in->trace->path);
+		else if (rr_replay_observed(in->model, curves, &inst, hook ? &hook->obs : NULL,
+					    &res[p]))
 			ret = rr_fail(RR_EXIT_FAILURE, "'%s': policy %s failed", in->trace->path,
 				      inst.label);
 		rr_policy_close(&inst);

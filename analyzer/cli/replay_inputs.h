@@ -32,8 +32,9 @@ struct rr_policy_args {
 	{ "set", required_argument, NULL, 's' }
 
 #define RR_HELP_POLICY \
-	"  -P, --policy NAME   a policy to replay (repeatable)\n" \
-	"  -s, --set KEY=VAL   a setting of the last --policy\n"
+	"  -P, --policy NAME   a policy to replay (repeatable): a built-in, or a plugin\n" \
+	"                      PATH.so[:KEY=VAL,...] (docs/plugins.md)\n" \
+	"  -s, --set KEY=VAL   a setting of the last --policy (a plugin's: NAME.KEY=VAL)\n"
 
 /*
  * rr_policy_args_option - take -P/--policy and -s/--set
@@ -41,7 +42,8 @@ struct rr_policy_args {
  * code after printing why (--set before any --policy, no '=', too many).
  */
 int rr_policy_args_option(struct rr_policy_args *pa, const char *cmd, int opt, const char *arg);
-/* At least @min policies, all built-in; 0 or RR_EXIT_USAGE after printing why. */
+/* At least @min policies, each built-in or a plugin that loads (replay/plugin.h);
+ * 0 or an RR_EXIT_* code after printing why. */
 int rr_policy_args_check(const struct rr_policy_args *pa, const char *cmd, int min);
 
 /*
@@ -53,5 +55,18 @@ int rr_policy_args_check(const struct rr_policy_args *pa, const char *cmd, int m
  */
 int rr_replay_policies(const struct rr_input *in, const struct rr_policy_args *pa,
 		       int with_recorded, struct rr_replay_result *res);
+
+/* Told about each replay as it runs: for --plot and --export-timeline. */
+struct rr_replay_hook {
+	/* before policy @k (its slot in res[]) replays @in; 0 or -errno */
+	int (*begin)(void *data, const struct rr_input *in, int k,
+		     const struct rr_policy_instance *pol, const struct rr_curves *curves);
+	struct rr_replay_observer obs;	/* obs.data is also begin's @data */
+};
+
+/* rr_replay_policies() with @hook (NULL: the same) told about every slice. */
+int rr_replay_policies_hooked(const struct rr_input *in, const struct rr_policy_args *pa,
+			      int with_recorded, const struct rr_replay_hook *hook,
+			      struct rr_replay_result *res);
 
 #endif

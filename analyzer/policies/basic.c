@@ -10,6 +10,7 @@ static int recorded_decide(void *priv, const struct rr_decision_point *dp, struc
 {
 	(void)priv;
 	memset(v, 0, sizeof(*v));
+	v->inputs = RR_IN_DECLARED;	/* reads only the point's fixed fields */
 	if (!(dp->flags & RR_DP_OBSERVED) || (dp->flags & RR_DP_RETRY))
 		return 0;
 	rr_sleep(v, dp->recorded_timeout_ns > dp->recorded_delayed_ns ? dp->recorded_timeout_ns :
@@ -22,6 +23,7 @@ static int none_decide(void *priv, const struct rr_decision_point *dp, struct rr
 	(void)priv;
 	(void)dp;
 	memset(v, 0, sizeof(*v));
+	v->inputs = RR_IN_DECLARED;
 	return 0;
 }
 

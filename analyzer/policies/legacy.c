@@ -69,9 +69,9 @@ static void congestion_wait(const struct legacy *l, const struct rr_decision_poi
 	}
 }
 
-static int legacy_decide(void *priv, const struct rr_decision_point *dp, struct rr_verdict *v)
+static void legacy_rules(const struct legacy *l, const struct rr_decision_point *dp,
+			 struct rr_verdict *v)
 {
-	const struct legacy *l = priv;
 	uint64_t hz10 = rr_hz_div_ns(dp, 10), hz50 = rr_hz_div_ns(dp, 50);
 
 	memset(v, 0, sizeof(*v));
@@ -79,35 +79,47 @@ static int legacy_decide(void *priv, const struct rr_decision_point *dp, struct 
 	case RR_SITE_SHRINK_NODE_KSWAPD:	/* congestion_wait(BLK_RW_ASYNC, HZ/10) */
 	case RR_SITE_COMPACTION_ISOLATED:	/* isolate_migratepages_block */
 		congestion_wait(l, dp, v, rr_recorded_timeout(dp, hz10));
-		return 0;
+		return;
 	case RR_SITE_NO_PROGRESS:
 		/* should_reclaim_retry()'s congestion_wait(HZ/10) after a failed
 		 * reclaim: only where a recorded throttle says reclaim failed */
 		if (dp->flags & RR_DP_OBSERVED)
 			congestion_wait(l, dp, v, (dp->flags & RR_DP_LEGACY_EVENT) ?
 					rr_recorded_timeout(dp, hz10) : hz10);
-		return 0;
+		return;
 	case RR_SITE_DO_WRITEPAGES:		/* -ENOMEM loop: congestion_wait(HZ/50) */
 		congestion_wait(l, dp, v, (dp->flags & RR_DP_LEGACY_EVENT) ?
 				rr_recorded_timeout(dp, hz50) : hz50);
-		return 0;
+		return;
 	case RR_SITE_TOO_MANY_ISOLATED:		/* msleep(100): no wake, not traced */
 		if (dp->flags & RR_DP_OBSERVED) {
 			rr_sleep(v, 100000000ULL, RR_WAKE_TIMEOUT_ONLY);
 		}
-		return 0;
+		return;
 	case RR_SITE_SHRINK_NODE_DIRECT:
 		/* wait_iff_congested(): sleeps only while a device is congested,
 		 * which on blk-mq devices is never (reference 1.1) */
 		if (l->intended && (dp->flags & RR_DP_OBSERVED) && dp->device_inflight >= l->on)
 			congestion_wait(l, dp, v, rr_recorded_timeout(dp, hz10));
-		return 0;
+		return;
 	case RR_SITE_MEMCG_WRITEBACK:
 		/* memcg v1 reclaim waited on each page's writeback inside
 		 * shrink_page_list(): batch time, not a throttle */
 	default:
-		return 0;
+		return;
 	}
+}
+
+static int legacy_decide(void *priv, const struct rr_decision_point *dp, struct rr_verdict *v)
+{
+	const struct legacy *l = priv;
+
+	legacy_rules(l, dp, v);
+	/* only wait_iff_congested() as designed reads a changing figure */
+	v->inputs = RR_IN_DECLARED;
+	if (l->intended && dp->site == RR_SITE_SHRINK_NODE_DIRECT)
+		v->inputs |= RR_IN_INFLIGHT;
+	return 0;
 }
 
 const struct rr_policy_ops rr_policy_legacy_broken = {

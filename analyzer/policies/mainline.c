@@ -113,9 +113,9 @@ static int skip_noprogress(const struct rr_decision_point *dp)
 	return 2 * dp->node_write_pending <= dp->node_reclaimable;
 }
 
-static int decide(void *priv, const struct rr_decision_point *dp, struct rr_verdict *v)
+static void rules(const struct throttle_cfg *c, const struct rr_decision_point *dp,
+		  struct rr_verdict *v)
 {
-	const struct throttle_cfg *c = priv;
 	int kswapd = dp->flags & RR_DP_KSWAPD, observed = dp->flags & RR_DP_OBSERVED;
 	int legacy = dp->flags & RR_DP_LEGACY_EVENT;
 	/* Latent points of a >= 5.16 recording are where the recorded kernel
@@ -127,54 +127,67 @@ static int decide(void *priv, const struct rr_decision_point *dp, struct rr_verd
 	memset(v, 0, sizeof(*v));
 	/* reclaim_throttle(): kernel threads and IO workers only cond_resched() */
 	if ((dp->flags & RR_DP_KTHREAD) && !kswapd)
-		return 0;
+		return;
 	switch (dp->site) {
 	case RR_SITE_SHRINK_NODE_KSWAPD:
 		if (kswapd && (observed || (fresh && dp->batch_immediate)))
 			throttle(c, dp, v, RR_POLICY_REASON_WRITEBACK);
-		return 0;
+		return;
 	case RR_SITE_MEMCG_WRITEBACK:
 	case RR_SITE_DO_WRITEPAGES:
 		if (observed)
 			throttle(c, dp, v, RR_POLICY_REASON_WRITEBACK);
-		return 0;
+		return;
 	case RR_SITE_TOO_MANY_ISOLATED:
 		/* kswapd and cgroup v1 reclaim never throttle here */
 		if (observed && !kswapd && !(dp->flags & RR_DP_CGROUP))
 			throttle(c, dp, v, RR_POLICY_REASON_ISOLATED);
-		return 0;
+		return;
 	case RR_SITE_COMPACTION_ISOLATED:
 		if (observed)
 			throttle(c, dp, v, RR_POLICY_REASON_ISOLATED);
-		return 0;
+		return;
 	case RR_SITE_SHRINK_NODE_DIRECT:
 		if (kswapd || !(observed || (fresh && congested)))
-			return 0;
+			return;
 		if (c->rc)	/* 5.16-rc: this path throttled on WRITEBACK */
 			throttle(c, dp, v, RR_POLICY_REASON_WRITEBACK);
 		else if (!skip_noprogress(dp))
 			throttle(c, dp, v, RR_POLICY_REASON_CONGESTED);
-		return 0;
+		return;
 	case RR_SITE_NO_PROGRESS:
 		/* the legacy page allocator's wait (should_reclaim_retry) is gone */
 		if (kswapd || legacy)
-			return 0;
+			return;
 		if (c->rc) {
 			/* every node, cgroup reclaim included, priority < DEF_PRIORITY - 2 */
 			if (observed || (dp->priority >= 0 && dp->priority < DEF_PRIORITY - 2))
 				throttle(c, dp, v, RR_POLICY_REASON_NOPROGRESS);
-			return 0;
+			return;
 		}
 		if (dp->flags & RR_DP_CGROUP)
-			return 0;
+			return;
 		/* first zonelist node, priority 1, nothing reclaimed, not skipped */
 		if (observed || (fresh && (dp->flags & RR_DP_FIRST_NODE) && dp->priority == 1 &&
 				 !dp->episode_reclaimed && !skip_noprogress(dp)))
 			throttle(c, dp, v, RR_POLICY_REASON_NOPROGRESS);
-		return 0;
+		return;
 	default:
-		return 0;
+		return;
 	}
+}
+
+static int decide(void *priv, const struct rr_decision_point *dp, struct rr_verdict *v)
+{
+	rules(priv, dp, v);
+	/* what rules() read beyond the point's fixed fields: the skip rule's
+	 * counters, and the fresh NOPROGRESS rule's episode figures */
+	v->inputs = RR_IN_DECLARED;
+	if (dp->site == RR_SITE_SHRINK_NODE_DIRECT)
+		v->inputs |= RR_IN_NODE_SAMPLE;
+	else if (dp->site == RR_SITE_NO_PROGRESS)
+		v->inputs |= RR_IN_NODE_SAMPLE | RR_IN_EPISODE;
+	return 0;
 }
 
 const struct rr_policy_ops rr_policy_mainline = {
@@ -201,8 +214,7 @@ const struct rr_policy_ops rr_policy_parametric = {
 	.abi_version = RR_POLICY_ABI_VERSION,
 	.size = sizeof(struct rr_policy_ops),
 	.name = "parametric",
-	.summary = "mainline rules; --set REASON.timeout=, writeback.pages_per_waiter=, "
-		   "noprogress.wake_efficiency=, isolated.wake=0|1",
+	.summary = "mainline rules, timeouts and wake thresholds from --set (sweeps)",
 	.init = parametric_init,
 	.decide = decide,
 	.cleanup = free,

@@ -191,6 +191,44 @@ static long last_at_or_before(const struct rr_point *p, size_t n, uint64_t t)
 }
 
 /*
+ * first_after() starting from *@hint, the answer of the previous lookup:
+ * a replay asks in nearly increasing time, so the answer is usually the
+ * hint or a few points later. Gallops forward, else searches the prefix.
+ */
+static size_t first_after_hinted(const struct rr_point *p, size_t n, uint64_t t, size_t *hint)
+{
+	size_t h = *hint, step = 1, lo, hi;
+
+	if (h > n)
+		h = n;
+	if (h > 0 && p[h - 1].ts > t) {
+		lo = 0;
+		hi = h - 1;
+	} else {
+		/* p[h - 1].ts <= t: gallop until a point after t */
+		lo = h;
+		hi = h;
+		while (hi < n && p[hi].ts <= t) {
+			lo = hi + 1;
+			hi += step;
+			step *= 2;
+		}
+		if (hi > n)
+			hi = n;
+	}
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*hint = lo;
+	return lo;
+}
+
+/*
  * Sampled W(t): between two samples the node's increase is spread over the
  * block write completions in between, in proportion to their pages; with
  * none in between (zram, or writes of another device), it ramps linearly.
@@ -295,6 +333,8 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 		nc->nr_samples = nb[n].samples.n;
 		free(nb[n].sampled_written.p);	/* folded into written above */
 		memset(&nb[n], 0, sizeof(nb[n]));
+		if (rr_curve_build_best_efficiency(nc))
+			goto out;
 	}
 	c->inflight = inflight.p;
 	c->nr_inflight = inflight.n;
@@ -337,6 +377,7 @@ void rr_curves_free(struct rr_curves *c)
 		free(nc->cum_scanned);
 		free(nc->cum_reclaimed);
 		free(nc->samples);
+		free(nc->eff_tree);
 	}
 	free(c->node);
 	free(c->inflight);
@@ -445,7 +486,14 @@ uint64_t rr_curve_next_progress(const struct rr_node_curves *n, uint64_t from, u
 
 int64_t rr_curve_efficiency_ppm(const struct rr_node_curves *n, uint64_t t)
 {
-	long hi = last_at_or_before(n->cum_scanned, n->nr_cum, t);
+	return rr_curve_efficiency_ppm_hinted(n, t, NULL);
+}
+
+int64_t rr_curve_efficiency_ppm_hinted(const struct rr_node_curves *n, uint64_t t,
+				       struct rr_curve_hints *h)
+{
+	long hi = h ? (long)first_after_hinted(n->cum_scanned, n->nr_cum, t, &h->cum_hi) - 1 :
+		last_at_or_before(n->cum_scanned, n->nr_cum, t);
 
 	if (hi < 0)
 		hi = n->nr_cum ? 0 : -1;
@@ -453,7 +501,9 @@ int64_t rr_curve_efficiency_ppm(const struct rr_node_curves *n, uint64_t t)
 		return -1;
 	for (uint64_t w = EFFICIENCY_WINDOW_NS; w <= EFFICIENCY_MAX_WINDOW_NS; w *= 2) {
 		uint64_t from = t > w ? t - w : 0;
-		long lo = last_at_or_before(n->cum_scanned, n->nr_cum, from);
+		long lo = h && w == EFFICIENCY_WINDOW_NS ?
+			(long)first_after_hinted(n->cum_scanned, n->nr_cum, from, &h->cum_lo) - 1 :
+			last_at_or_before(n->cum_scanned, n->nr_cum, from);
 		uint64_t s0 = lo < 0 ? 0 : n->cum_scanned[lo].v;
 		uint64_t r0 = lo < 0 ? 0 : n->cum_reclaimed[lo].v;
 		uint64_t ds = n->cum_scanned[hi].v - s0, dr = n->cum_reclaimed[hi].v - r0;
@@ -471,6 +521,13 @@ uint64_t rr_curve_inflight_at(const struct rr_curves *c, uint64_t t)
 	return i < 0 ? 0 : c->inflight[i].v;
 }
 
+uint64_t rr_curve_inflight_at_hinted(const struct rr_curves *c, uint64_t t, size_t *hint)
+{
+	size_t i = first_after_hinted(c->inflight, c->nr_inflight, t, hint);
+
+	return i ? c->inflight[i - 1].v : 0;
+}
+
 uint64_t rr_curve_uncongested_after(const struct rr_curves *c, uint64_t from, uint64_t below)
 {
 	long i = last_at_or_before(c->inflight, c->nr_inflight, from);
@@ -481,6 +538,39 @@ uint64_t rr_curve_uncongested_after(const struct rr_curves *c, uint64_t from, ui
 			return c->inflight[k].ts;
 	}
 	return UINT64_MAX;
+}
+
+const struct rr_counter_sample *rr_curve_sample_at_hinted(const struct rr_node_curves *n,
+							  uint64_t t, struct rr_curve_hints *h)
+{
+	size_t i = h->sample, step = 1, lo, hi;
+
+	/* as first_after_hinted(), over the sample pointers */
+	if (i > n->nr_samples)
+		i = n->nr_samples;
+	if (i > 0 && n->samples[i - 1]->ts > t) {
+		lo = 0;
+		hi = i - 1;
+	} else {
+		lo = hi = i;
+		while (hi < n->nr_samples && n->samples[hi]->ts <= t) {
+			lo = hi + 1;
+			hi += step;
+			step *= 2;
+		}
+		if (hi > n->nr_samples)
+			hi = n->nr_samples;
+	}
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (n->samples[mid]->ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	h->sample = lo;
+	return lo ? n->samples[lo - 1] : NULL;
 }
 
 const struct rr_counter_sample *rr_curve_sample_at(const struct rr_node_curves *n, uint64_t t)
@@ -496,4 +586,27 @@ const struct rr_counter_sample *rr_curve_sample_at(const struct rr_node_curves *
 			hi = mid;
 	}
 	return lo ? n->samples[lo - 1] : NULL;
+}
+
+uint64_t rr_curve_next_sample_after(const struct rr_node_curves *n, uint64_t t)
+{
+	size_t lo = 0, hi = n->nr_samples;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (n->samples[mid]->ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n->nr_samples ? n->samples[lo]->ts : UINT64_MAX;
+}
+
+uint64_t rr_curve_next_inflight_after(const struct rr_curves *c, uint64_t t)
+{
+	long i = last_at_or_before(c->inflight, c->nr_inflight, t);
+	size_t k = i < 0 ? 0 : (size_t)i + 1;
+
+	return k < c->nr_inflight ? c->inflight[k].ts : UINT64_MAX;
 }

@@ -40,6 +40,8 @@ struct rr_node_curves {
 
 	const struct rr_counter_sample **samples;	/* this node's samples, by time */
 	size_t nr_samples;
+
+	uint32_t *eff_tree;	/* max segment tree of the efficiency at each cum point */
 };
 
 struct rr_curves {
@@ -72,7 +74,32 @@ int64_t rr_curve_efficiency_ppm(const struct rr_node_curves *n, uint64_t t);
  * leaves fewer than @below in flight (UINT64_MAX: never). */
 uint64_t rr_curve_inflight_at(const struct rr_curves *c, uint64_t t);
 uint64_t rr_curve_uncongested_after(const struct rr_curves *c, uint64_t from, uint64_t below);
+/* When the node's sample, or the in-flight count, next changes after @t
+ * (UINT64_MAX: never): how long a verdict that read them stays valid. */
+uint64_t rr_curve_next_sample_after(const struct rr_node_curves *n, uint64_t t);
+uint64_t rr_curve_next_inflight_after(const struct rr_curves *c, uint64_t t);
 /* The node's latest counter sample at or before @t, or NULL. */
 const struct rr_counter_sample *rr_curve_sample_at(const struct rr_node_curves *n, uint64_t t);
+
+/* late_batches.c: the best efficiency over a span, and a late batch's outcome */
+int rr_curve_build_best_efficiency(struct rr_node_curves *n);
+uint32_t rr_curve_best_efficiency_ppm(const struct rr_node_curves *n, uint64_t from, uint64_t to);
+uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t recorded_ts,
+				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed);
+
+/*
+ * The same lookups for a caller that asks in nearly increasing time (a
+ * replay): each starts where the previous one on the same node ended.
+ * One struct per node per caller, zeroed at first; the curves stay const,
+ * so concurrent replays each keep their own.
+ */
+struct rr_curve_hints {
+	size_t cum_hi, cum_lo, sample;
+};
+int64_t rr_curve_efficiency_ppm_hinted(const struct rr_node_curves *n, uint64_t t,
+				       struct rr_curve_hints *h);
+const struct rr_counter_sample *rr_curve_sample_at_hinted(const struct rr_node_curves *n,
+							  uint64_t t, struct rr_curve_hints *h);
+uint64_t rr_curve_inflight_at_hinted(const struct rr_curves *c, uint64_t t, size_t *hint);
 
 #endif

@@ -464,7 +464,12 @@ oom:
  * When did the recorded sleep start? usec_delayed counts jiffies, so
  * ts - usec_delayed is only right to a jiffy; the task's previous event
  * (the isolate or shrink before it) is a sharper bound when it lies in
- * that jiffy. The sleep started right after it.
+ * that jiffy. The sleep started right after it. A task records nothing
+ * while it sleeps, so a previous event later than ts - usec_delayed (a
+ * delay that overlaps the task's own events: clock skew between cpus, or
+ * an inconsistent recording) also bounds the start: otherwise the sleep
+ * would begin before events that happened ahead of it, and replaying
+ * would reorder the task's timeline.
  */
 static uint64_t sleep_start(const struct rr_model *m, const struct rr_throttle *th,
 			    uint64_t jiffy_ns)
@@ -472,7 +477,7 @@ static uint64_t sleep_start(const struct rr_model *m, const struct rr_throttle *
 	const struct rr_event *prev = previous_of_task(m, th->event);
 	uint64_t lo = th->start > jiffy_ns ? th->start - jiffy_ns : 0;
 
-	if (prev && prev->ts >= lo && prev->ts <= th->start + jiffy_ns && prev->ts < th->end)
+	if (prev && prev->ts >= lo && prev->ts < th->end)
 		return prev->ts;
 	return th->start;
 }

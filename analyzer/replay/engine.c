@@ -14,9 +14,8 @@
 
 #include "curves.h"
 #include "decisions.h"
+#include "task_figures.h"
 #include "reclaim_replay/replay.h"
-
-extern const struct rr_policy_ops rr_policy_none;
 
 #define MIN_NEED_PAGES 32		/* SWAP_CLUSTER_MAX */
 #define DEFAULT_BATCH_NS 100000ULL	/* a retry's length when the task has no batch yet */
@@ -88,8 +87,9 @@ struct engine {
 	struct rr_replay_result *out;
 	uint32_t hz;
 	int pinned;		/* tasks resume at their recorded times */
-	int never_sleeps;	/* the built-in `none`: every verdict is "no sleep" */
 	const struct rr_replay_observer *obs;	/* timeline export, or NULL */
+	struct rr_curve_hints *hints;	/* per node: where the last lookups landed */
+	size_t inflight_hint;
 	uint64_t **stall_ns;	/* per node: completed stall episode lengths */
 	size_t *nr_stall, *cap_stall;
 	int error;
@@ -180,8 +180,8 @@ static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now
 	const struct rr_trace *t = g->t;
 	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
 	const struct rr_node_curves *nc = &g->c->node[nid];
-	const struct rr_counter_sample *s = rr_curve_sample_at(nc, now);
-	int64_t eff = rr_curve_efficiency_ppm(nc, now);
+	const struct rr_counter_sample *s = rr_curve_sample_at_hinted(nc, now, &g->hints[nid]);
+	int64_t eff = rr_curve_efficiency_ppm_hinted(nc, now, &g->hints[nid]);
 
 	memset(dp, 0, sizeof(*dp));
 	dp->size = sizeof(*dp);
@@ -224,9 +224,10 @@ static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now
 		dp->node_reclaimable = s->value[RR_C_NR_INACTIVE_FILE] + s->value[RR_C_NR_ACTIVE_FILE];
 	}
 	dp->node_efficiency_ppm = eff < 0 ? 0 : (uint32_t)eff;
-	dp->device_inflight = rr_curve_inflight_at(g->c, now);
+	dp->device_inflight = rr_curve_inflight_at_hinted(g->c, now, &g->inflight_hint);
 	if (p->nid >= 0 && p->nid < g->out->nr_nodes)
 		dp->waiters[RR_POLICY_REASON_WRITEBACK] = (uint32_t)g->wbq[p->nid].n;
+	rr_task_figures_fill(g->m, p, dp);
 }
 
 /* Wake time of a sleep whose wake does not depend on other waiters. */
@@ -316,6 +317,8 @@ static int emit_span(struct engine *g, uint8_t kind, uint8_t ctx, uint8_t flags,
 static int emit_sleep(struct engine *g, const struct rr_dpoint *p, const struct rr_verdict *v,
 		      uint64_t begin, uint64_t slept, int timed_out)
 {
+	if (!g->obs)
+		return 0;
 	struct rr_replay_span s = {
 		.kind = RR_SPAN_THROTTLE, .ctx = (uint8_t)sleep_reason(g, p, v),
 		.flags = (timed_out ? RR_SPAN_TIMED_OUT : 0) |
@@ -332,6 +335,8 @@ static int emit_sleep(struct engine *g, const struct rr_dpoint *p, const struct 
 static int emit_retries(struct engine *g, const struct rr_dpoint *p, uint64_t begin,
 			uint64_t end, uint64_t batches)
 {
+	if (!g->obs)
+		return 0;
 	struct rr_replay_span s = {
 		.kind = RR_SPAN_RETRY, .ctx = p->reason, .nid = p->nid, .task = p->task,
 		.index = p->throttle, .begin_ns = begin, .end_ns = end, .batches = batches,
@@ -358,6 +363,34 @@ static int ask_policy(struct engine *g, const struct rr_dpoint *p, uint64_t now,
 	if (v->sleep && p->reason > RR_POLICY_REASON_CONGESTED)
 		v->sleep = 0;
 	return 0;
+}
+
+/*
+ * Until when a "no sleep" verdict given at @t to a retry of @p holds: the
+ * first change of an input the verdict declared (struct rr_verdict.inputs).
+ * @t itself when it cannot be reused. Other tasks do not move while one
+ * task's retries run, so the waiters stay as they are.
+ */
+static uint64_t verdict_holds_until(const struct engine *g, const struct rr_dpoint *p,
+				    const struct rr_verdict *v, uint64_t t, uint64_t retry_eff)
+{
+	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
+	uint64_t until = UINT64_MAX, x;
+
+	if (!(v->inputs & RR_IN_DECLARED) || (v->inputs & (RR_IN_NOW | RR_IN_EFFICIENCY)))
+		return t;
+	/* retries at zero efficiency leave the episode's figures as they are */
+	if ((v->inputs & RR_IN_EPISODE) && retry_eff)
+		return t;
+	if (v->inputs & RR_IN_NODE_SAMPLE) {
+		x = rr_curve_next_sample_after(&g->c->node[nid], t);
+		until = x < until ? x : until;
+	}
+	if (v->inputs & RR_IN_INFLIGHT) {
+		x = rr_curve_next_inflight_after(g->c, t);
+		until = x < until ? x : until;
+	}
+	return until;
 }
 
 /* A batch the task runs again because it was released early, at the
@@ -453,23 +486,6 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		t += (c - t) % len;
 	}
 	retry_begin = t;
-	if (t < c && g->never_sleeps) {
-		/*
-		 * Closed form of the loop below for a policy that never sleeps
-		 * (its verdicts are "no sleep" whatever the point): (c - t) / len
-		 * identical retry batches, at most MAX_RETRIES_PER_SLEEP of them
-		 * counted, ending exactly at c.
-		 */
-		uint64_t len = tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS;
-		uint64_t n = (c - t) / len;
-
-		if (n > MAX_RETRIES_PER_SLEEP)
-			n = MAX_RETRIES_PER_SLEEP;
-		synthetic_batches(g, tr, p->nid, n, retry_eff);
-		node_of(g, p->nid)->retry_batches += n;
-		retry_batches = n;
-		t = c;
-	}
 	while (t < c) {
 		if (guard++ == MAX_RETRIES_PER_SLEEP) {
 			t = c;	/* time passes even when we stop counting retries */
@@ -486,8 +502,28 @@ static int finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		ret = ask_policy(g, p, t, 1, &v);
 		if (ret)
 			return ret;
-		if (!v.sleep)
+		if (!v.sleep) {
+			/*
+			 * The same answer holds for every retry until a declared
+			 * input changes: run those batches at once. Each ends len
+			 * after the previous; the loop asks again at the first
+			 * one ending at or after the horizon.
+			 */
+			uint64_t len = tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS;
+			uint64_t h = verdict_holds_until(g, p, &v, t, retry_eff), n;
+
+			if (h > c)
+				h = c;
+			n = h > t ? (h - t - 1) / len : 0;
+			if (n > MAX_RETRIES_PER_SLEEP - guard)
+				n = MAX_RETRIES_PER_SLEEP - guard;
+			synthetic_batches(g, tr, p->nid, n, retry_eff);
+			node_of(g, p->nid)->retry_batches += n;
+			retry_batches += n;
+			guard += (uint32_t)n;
+			t += n * len;
 			continue;
+		}
 		ret = emit_retries(g, p, retry_begin, t, retry_batches);
 		if (ret)
 			return ret;
@@ -686,15 +722,17 @@ static int episode_end(struct engine *g, struct task_run *tr, uint32_t e)
 }
 
 /*
- * A recorded batch keeps its recorded outcome wherever it lands: rescaling
- * it by the node's efficiency at its new time (design note 5) and ending
- * episodes early once their need was met made stall and waste non-monotone
- * in the timeouts on real traces (docs/model.md, "Deviations").
+ * A recorded batch keeps its recorded outcome, unless it runs later than
+ * recorded and the node reclaimed better meanwhile (late_batches.c). Ending
+ * episodes early once their need was met made stall non-monotone in the
+ * timeouts on real traces, so episodes keep their extent (docs/model.md,
+ * "Deviations").
  */
 static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
 {
 	const struct rr_batch *b = &g->m->batches[b_index];
 	const struct rr_event *sh = &g->t->events[b->shrink_event];
+	uint64_t reclaimed;
 
 	/*
 	 * A retry costs what one batch cost the task: from its previous
@@ -716,9 +754,22 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
 	if (sh->type != RR_EV_SHRINK_INACTIVE)
 		return;
 	tr->last_batch_scanned = sh->v[RR_V_SI_SCANNED];
-	account_batch(g, b->nid, sh->v[RR_V_SI_SCANNED], sh->v[RR_V_SI_RECLAIMED]);
+	reclaimed = sh->v[RR_V_SI_RECLAIMED];
+	if (tr->shift > 0 && !g->pinned) {
+		int nid = b->nid >= 0 && b->nid < g->c->nr_nodes ? b->nid : 0;
+		uint64_t r = rr_late_batch_reclaimed(&g->c->node[nid], sh->ts,
+						     add_shift(sh->ts, tr->shift),
+						     sh->v[RR_V_SI_SCANNED], reclaimed);
+
+		if (r > reclaimed) {
+			node_of(g, b->nid)->late_batches++;
+			node_of(g, b->nid)->late_extra_reclaimed += r - reclaimed;
+			reclaimed = r;
+		}
+	}
+	account_batch(g, b->nid, sh->v[RR_V_SI_SCANNED], reclaimed);
 	if (b->episode != RR_NONE)
-		g->eps[b->episode].reclaimed += sh->v[RR_V_SI_RECLAIMED];
+		g->eps[b->episode].reclaimed += reclaimed;
 }
 
 /* Walk task @k's items until it sleeps or its next item lies after others'. */
@@ -792,7 +843,6 @@ static int engine_init(struct engine *g, const struct rr_model *m, const struct 
 	g->pol = pol;
 	g->out = out;
 	g->hz = rr_model_hz(m, NULL);
-	g->never_sleeps = pol->ops == &rr_policy_none;
 	g->dd = rr_curves_decisions(c);
 	if (!g->dd)
 		return -ENOMEM;
@@ -809,10 +859,12 @@ static int engine_init(struct engine *g, const struct rr_model *m, const struct 
 	g->tasks = calloc(g->t->nr_tasks + 1, sizeof(*g->tasks));
 	g->eps = calloc((size_t)m->nr_episodes + 1, sizeof(*g->eps));
 	g->wbq = calloc(nn, sizeof(*g->wbq));
+	g->hints = calloc(nn, sizeof(*g->hints));
 	g->stall_ns = calloc(nn, sizeof(*g->stall_ns));
 	g->nr_stall = calloc(nn, sizeof(*g->nr_stall));
 	g->cap_stall = calloc(nn, sizeof(*g->cap_stall));
-	if (!out->nodes || !out->observed || !g->tasks || !g->eps || !g->wbq || !g->stall_ns ||
+	if (!out->nodes || !out->observed || !g->tasks || !g->eps || !g->wbq || !g->hints ||
+	    !g->stall_ns ||
 	    !g->nr_stall || !g->cap_stall)
 		return -ENOMEM;
 	for (size_t n = 0; n < nn; n++)
@@ -834,6 +886,7 @@ static void engine_release(struct engine *g)
 	for (int n = 0; g->stall_ns && n < g->out->nr_nodes; n++)
 		free(g->stall_ns[n]);
 	free(g->wbq);
+	free(g->hints);
 	free(g->stall_ns);
 	free(g->nr_stall);
 	free(g->cap_stall);

@@ -34,7 +34,7 @@ struct rr_compare_fig {
 struct rr_compare_totals {
 	int nr_policies;
 	struct rr_compare_fig *fig;
-	char (*label)[48];
+	char (*label)[RR_POLICY_LABEL_MAX];
 	int nr_inputs, nr_nodes;
 };
 

@@ -186,7 +186,7 @@ static json_t *fig_json(const struct rr_compare_fig *f, const struct rr_compare_
 	return o;
 }
 
-static json_t *policies_json(const struct rr_compare_policy *pol, char (*label)[48],
+static json_t *policies_json(const struct rr_compare_policy *pol, char (*label)[RR_POLICY_LABEL_MAX],
 			     const struct rr_replay_result *r, int nr)
 {
 	json_t *a = json_array();
@@ -456,7 +456,7 @@ static void print_baseline(FILE *out, const char *label)
 		label);
 }
 
-static char **labels_new(const struct rr_compare_policy *pol, char (*fallback)[48], int nr)
+static char **labels_new(const struct rr_compare_policy *pol, char (*fallback)[RR_POLICY_LABEL_MAX], int nr)
 {
 	char **l = calloc((size_t)nr, sizeof(*l));
 
@@ -484,7 +484,7 @@ void rr_compare_print_trace(FILE *out, const struct rr_replay_result *r, int nr,
 			    const struct rr_compare_layout *lay)
 {
 	struct rr_compare_fig *f = calloc((size_t)nr, sizeof(*f));
-	char (*names)[48] = calloc((size_t)nr, sizeof(*names)), **labels = NULL, title[32];
+	char (*names)[RR_POLICY_LABEL_MAX] = calloc((size_t)nr, sizeof(*names)), **labels = NULL, title[32];
 
 	for (int p = 0; names && p < nr; p++)
 		snprintf(names[p], sizeof(names[p]), "%s", r[p].policy);

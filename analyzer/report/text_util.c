@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Headings and the per-input header of every table. */
 #include <stdarg.h>
+#include <string.h>
 
 #include "report/text_util.h"
 
@@ -45,9 +46,34 @@ void rr_print_input_header(FILE *out, const struct rr_input *in, int color)
 
 void rr_warnings_print(FILE *out, const struct rr_warnings *w)
 {
+	/* Tables keep within 100 columns; so do the warnings under them. */
+	const int width = 100, indent = 4;
+
 	if (!w->nr)
 		return;
 	fprintf(out, "\nwarnings:\n");
-	for (size_t i = 0; i < w->nr; i++)
-		fprintf(out, "  - %s\n", w->msg[i]);
+	for (size_t i = 0; i < w->nr; i++) {
+		const char *s = w->msg[i];
+		int col = 3;
+
+		fputs("  -", out);
+		/* Word-wrap with a hanging indent; a word longer than a line stays whole. */
+		while (*s) {
+			int len = (int)strcspn(s, " ");
+
+			if (col > indent && col + 1 + len > width) {
+				fprintf(out, "\n%*s", indent, "");
+				col = indent;
+			} else {
+				fputc(' ', out);
+				col++;
+			}
+			fprintf(out, "%.*s", len, s);
+			col += len;
+			s += len;
+			while (*s == ' ')
+				s++;
+		}
+		fputc('\n', out);
+	}
 }

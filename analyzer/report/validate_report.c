@@ -82,8 +82,8 @@ void rr_validation_print(FILE *out, const struct rr_validation *v, const struct 
 			v->props[i].ok ? "ok" : "FAILED: ", v->props[i].ok ? "" : v->props[i].detail,
 			v->props[i].exercised ? "" : " (not exercised)");
 	if (v->truth.present)
-		fprintf(out, "  ground truth: scanned trace/vmstat %.4f, reclaimed %.4f, stall union / "
-			"PSI memory some %.3f (PSI counts more kinds of stall)\n",
+		fprintf(out, "  ground truth: scanned trace/vmstat %.4f, reclaimed %.4f,\n"
+			"    stall union / PSI memory some %.3f (PSI counts more kinds of stall)\n",
 			v->truth.scanned_truth ? v->truth.scanned_trace / v->truth.scanned_truth : 0.0,
 			v->truth.reclaimed_truth ? v->truth.reclaimed_trace / v->truth.reclaimed_truth : 0.0,
 			v->truth.psi_some_us ? v->truth.stall_union_us / v->truth.psi_some_us : 0.0);

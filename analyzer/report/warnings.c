@@ -114,5 +114,20 @@ int rr_warnings_for_input(struct rr_warnings *w, const struct rr_input *in)
 				     "of task throttle time", p,
 				     (unsigned long long)m->throttles_unknown_reason,
 				     (double)m->throttles_unknown_reason_us / 1000.0);
+	/* hostile values: what was made defined, and how (docs/robustness.md) */
+	if (t->records_out_of_order)
+		r |= rr_warnings_add(w, "%s: %llu records had a timestamp earlier than the record "
+				     "before them; all were sorted by time", p,
+				     (unsigned long long)t->records_out_of_order);
+	if (m->events_clamped)
+		r |= rr_warnings_add(w, "%s: %llu events had a field out of range (negative, or "
+				     "beyond 32 bits); it was clamped to 0 or 4294967295", p,
+				     (unsigned long long)m->events_clamped);
+	if (m->throttles_delay_clamped)
+		r |= rr_warnings_add(w, "%s: %llu mm_vmscan_throttled events slept past their "
+				     "timeout (impossible in the kernel); %.1f ms beyond the "
+				     "timeouts were dropped", p,
+				     (unsigned long long)m->throttles_delay_clamped,
+				     (double)m->throttles_delay_clamped_us / 1000.0);
 	return r ? -1 : 0;
 }

@@ -10,7 +10,8 @@ enum rr_exit {
 	RR_EXIT_FAILURE = 1,	/* runtime failure: unexpected I/O error, out of memory */
 	RR_EXIT_USAGE = 2,	/* bad command line */
 	RR_EXIT_DATA_LOSS = 3,	/* --strict and the recording lost events */
-	RR_EXIT_BAD_INPUT = 4,	/* input missing, unreadable, not a trace, corrupt or truncated */
+	RR_EXIT_BAD_INPUT = 4,	/* input missing, unreadable, not a trace, corrupt or truncated,
+				 * or over --max-memory */
 	RR_EXIT_CHECK_FAILED = 5, /* validate: identity or a property failed */
 	RR_EXIT_NO_TRACING = 6,	/* record/live: no root or no tracefs */
 };

@@ -114,6 +114,7 @@ enum rr_block_op { RR_BLK_READ, RR_BLK_WRITE, RR_BLK_DISCARD, RR_BLK_OTHER };
 #define RR_EVF_FILE		0x02	/* shrink_*: RECLAIM_WB_FILE */
 #define RR_EVF_ANON		0x04	/* shrink_*: RECLAIM_WB_ANON */
 #define RR_EVF_FIELD_MISSING	0x08	/* an optional field was absent */
+#define RR_EVF_CLAMPED		0x10	/* a field was out of range: saturated or clamped to 0 */
 
 /**
  * struct rr_event - one normalized trace record (48 bytes)
@@ -211,6 +212,7 @@ struct rr_trace {
 	uint64_t records_used;		/* became an rr_event */
 	uint64_t records_ignored;	/* counted by name, not modelled */
 	uint64_t records_undecodable;	/* known event whose payload could not be read */
+	uint64_t records_out_of_order;	/* earlier than a record before them (sorted) */
 
 	uint64_t *lost_per_cpu;		/* events lost, per cpu */
 	uint64_t *loss_marks_per_cpu;	/* loss notices per cpu (count may be unknown) */

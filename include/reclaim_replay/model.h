@@ -107,6 +107,10 @@ struct rr_model {
 	uint64_t throttles_nid_unknown;		/* legacy wait, no episode, no cpu map: node 0 */
 	uint64_t throttles_unknown_reason;	/* reason bits not one known reason */
 	uint64_t throttles_unknown_reason_us;	/* their usec_delayed */
+	/* Hostile values, made defined and reported (docs/robustness.md). */
+	uint64_t throttles_delay_clamped;	/* mm_vmscan_throttled slept past its timeout */
+	uint64_t throttles_delay_clamped_us;	/* the usec_delayed those clamps removed */
+	uint64_t events_clamped;		/* events with a field out of range (RR_EVF_CLAMPED) */
 };
 
 /**

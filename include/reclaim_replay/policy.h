@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The throttle-policy interface: the ONLY header a policy (built-in or,
- * later, a plugin) includes. A policy sees a decision point, a moment
- * where kernel code would consider throttling, and answers "no sleep" or
- * "sleep with this timeout and this wake condition". The replay engine,
- * not the policy, evaluates wake conditions against the node curves and
- * the simulated set of waiters.
+ * The throttle-policy interface: the ONLY header a policy (built-in, or a
+ * plugin loaded with --policy ./x.so: docs/plugins.md) includes. A policy
+ * sees a decision point, a moment where kernel code would consider
+ * throttling, and answers "no sleep" or "sleep with this timeout and this
+ * wake condition". The replay engine, not the policy, evaluates wake
+ * conditions against the node curves and the simulated set of waiters.
  *
  * Only <stdint.h> types; structs carry their size and fields are only
  * appended, so a plugin built against an older header keeps working.
+ * RR_POLICY_ABI_VERSION changes only if a field ever changes meaning.
  */
 #ifndef RECLAIM_REPLAY_POLICY_H
 #define RECLAIM_REPLAY_POLICY_H
@@ -75,6 +76,25 @@ struct rr_decision_point {
 	uint32_t node_efficiency_ppm;	/* reclaimed/scanned recently, parts per million */
 	uint32_t waiters[4];		/* simulated waiters per reason on the node */
 	uint64_t device_inflight;	/* block requests in flight, all devices */
+
+	/*
+	 * Appended in ABI v1 (present when size > offsetof(..., task_episodes)):
+	 * the task's own reclaim demand as the recording shows it up to this
+	 * point's recorded time. Recorded figures: the same under every
+	 * policy and at every retry of one point. 0 = none or unknown.
+	 */
+	uint32_t task_episodes;		/* reclaim episodes begun, this one included */
+	uint32_t task_batches;		/* shrink_inactive batches ended */
+	uint64_t task_scanned, task_reclaimed;	/* pages, over those batches */
+	uint64_t task_reclaim_ns;	/* time inside its episodes (the open one so far) */
+	uint64_t task_lifetime_ns;	/* from the task's first event in the trace */
+	uint32_t task_throttles;	/* recorded throttle sleeps ended */
+	uint32_t trace_tasks;		/* non-kswapd tasks that began an episode so far */
+	uint64_t task_throttled_ns;	/* their recorded length */
+	uint64_t trace_reclaimed;	/* pages reclaimed by those tasks so far */
+	uint64_t trace_elapsed_ns;	/* from the trace's first event */
+	uint64_t trace_episodes;	/* episodes those tasks began so far */
+	uint64_t trace_task_ns;		/* their lifetimes (to their last event), summed */
 };
 
 /* How a sleep ends early; the engine evaluates it. */
@@ -96,7 +116,28 @@ struct rr_verdict {
 	uint32_t wake_efficiency_ppm;	/* RR_WAKE_PROGRESS */
 	uint32_t congestion_on, congestion_off;	/* RR_WAKE_UNCONGESTED: in-flight thresholds */
 	uint32_t counted_as;		/* 0: under the point's reason; else RR_POLICY_REASON_* + 1 */
+	/*
+	 * Optional (appended in ABI 1): the changing fields of the point this
+	 * verdict read, as RR_IN_* bits with RR_IN_DECLARED set. A task released
+	 * early retries every few microseconds; with a declaration the engine
+	 * reuses a "no sleep" verdict at the retries of the same point until
+	 * one of the declared inputs changes instead of asking again, which
+	 * gives the same figures much faster. 0 (the default): ask every time.
+	 * The point's other fields (reason, site, flags but RR_DP_NODE_SAMPLED,
+	 * nid, pid, hz, priority, recorded_*, batch_*) are the same at every
+	 * retry and need no declaration.
+	 */
+	uint32_t inputs;
 };
+
+/* struct rr_verdict.inputs */
+#define RR_IN_DECLARED		0x01	/* the bits below are complete */
+#define RR_IN_NOW		0x02	/* now_ns */
+#define RR_IN_EPISODE		0x04	/* episode_scanned, episode_reclaimed */
+#define RR_IN_NODE_SAMPLE	0x08	/* node_isolated .. node_reclaimable, RR_DP_NODE_SAMPLED */
+#define RR_IN_EFFICIENCY	0x10	/* node_efficiency_ppm */
+#define RR_IN_WAITERS		0x20	/* waiters[] */
+#define RR_IN_INFLIGHT		0x40	/* device_inflight */
 
 struct rr_policy_env {
 	uint32_t size;
@@ -119,6 +160,32 @@ struct rr_policy_ops {
 	int (*decide)(void *priv, const struct rr_decision_point *dp, struct rr_verdict *out);
 	/* optional: free *priv */
 	void (*cleanup)(void *priv);
+
+	/*
+	 * Appended in ABI v1; read only when size covers them (a plugin built
+	 * against an older header has a smaller size and none of them). The
+	 * loader refuses a size larger than its own, and struct rr_verdict,
+	 * which the plugin writes, has no size: so whenever rr_verdict grows,
+	 * this struct must grow too.
+	 */
+	const char *help;			/* optional: a paragraph for `policies` */
+	const struct rr_policy_option *options;	/* optional: ends with a NULL key */
 };
+
+/* One --set option of a policy, for `reclaim-replay policies`. */
+struct rr_policy_option {
+	const char *key;	/* "writeback.timeout"; NULL ends the array */
+	const char *type;	/* "duration", "ratio", "count" or a free hint ("0|1") */
+	const char *def;	/* default value as text, or NULL */
+	const char *help;	/* one line */
+};
+
+/*
+ * A plugin is a shared object that exports this function
+ * (RR_POLICY_PLUGIN_ENTRY); the loader calls it once after dlopen and
+ * checks abi_version and size of what it returns (docs/plugins.md).
+ */
+#define RR_POLICY_PLUGIN_ENTRY "rr_policy_plugin_entry"
+const struct rr_policy_ops *rr_policy_plugin_entry(void);
 
 #endif

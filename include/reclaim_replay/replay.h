@@ -38,6 +38,8 @@ struct rr_replay_node {
 	uint64_t scanned, reclaimed, wasted;
 	uint64_t batches, unproductive_batches;
 	uint64_t retry_batches;		/* run while released before the recorded resume */
+	uint64_t late_batches;		/* recorded batches run later and rescaled up */
+	uint64_t late_extra_reclaimed;	/* pages those reclaimed beyond their recorded ones */
 	uint64_t decisions_observed, decisions_latent;
 };
 
@@ -51,8 +53,11 @@ struct rr_replayed_throttle {
 	uint8_t timed_out;
 };
 
+/* A policy's label: its name and settings ("parametric:writeback.timeout=50ms") */
+#define RR_POLICY_LABEL_MAX 128
+
 struct rr_replay_result {
-	char policy[48];
+	char policy[RR_POLICY_LABEL_MAX];
 	int nr_nodes;
 	struct rr_replay_node *nodes;
 	struct rr_replayed_throttle *observed;	/* one per model throttle */
@@ -64,7 +69,7 @@ struct rr_replay_result {
 struct rr_policy_instance {
 	const struct rr_policy_ops *ops;
 	void *priv;
-	char label[48];		/* name, plus settings for parametric */
+	char label[RR_POLICY_LABEL_MAX];	/* name, plus its settings */
 };
 
 /**

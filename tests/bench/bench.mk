@@ -16,3 +16,4 @@ bench: $(BIN) $(BARE_LOOP) $(REPLAY_BENCH) $(GEN_BIN)
 	O=$(O) RR_BIN=$(abspath $(BIN)) RR_GEN=$(abspath $(GEN_BIN)) \
 		BARE_LOOP=$(abspath $(BARE_LOOP)) REPLAY_BENCH=$(abspath $(REPLAY_BENCH)) \
 		./tests/bench/bench.sh
+	O=$(O) RR_BIN=$(abspath $(BIN)) ./tests/bench/sweep_bench.sh

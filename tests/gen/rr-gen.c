@@ -758,25 +758,36 @@ static char *arg_str(struct args *a, const char *k)
 	return NULL;
 }
 
-/* Numbers: decimal or 0x hex, optional "A+B" = A + B * repeat index. */
+/*
+ * Numbers: decimal or 0x hex, optional "A+B" = A + B * repeat index. Read as
+ * unsigned 64-bit (so 2^63 and 2^64-1 can be written as hostile values);
+ * a leading '-' gives the two's complement, as the kernel's field would.
+ */
+static uint64_t parse_u64(const char *s, char **end)
+{
+	if (*s == '-')
+		return (uint64_t)0 - (uint64_t)strtoull(s + 1, end, 0);
+	return (uint64_t)strtoull(s, end, 0);
+}
+
 static uint64_t parse_num(struct args *a, const char *k, const char *s)
 {
 	char *end;
-	long long v = strtoll(s, &end, 0);
+	uint64_t v = parse_u64(s, &end);
 
 	if (end == s)
 		perr("bad number for %s: '%s'", k, s);
 	if (*end == '+') {
 		const char *s2 = end + 1;
-		long long step = strtoll(s2, &end, 0);
+		uint64_t step = parse_u64(s2, &end);
 
 		if (end == s2)
 			perr("bad step for %s: '%s'", k, s);
-		v += step * a->iter;
+		v += step * (uint64_t)a->iter;
 	}
 	if (*end)
 		perr("bad number for %s: '%s'", k, s);
-	return (uint64_t)v;
+	return v;
 }
 
 static uint64_t num(struct args *a, const char *k, int required, uint64_t def)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Corruption matrix: every bundled trace (v7, zstd), a v6 and an uncompressed
+# v7 from the generator, cut at each section boundary of the pre-check's map
+# and at random points, bit flips in header, formats and data pages, wrong
+# endianness flag, absurd sizes. Exit 0 or 4 with one line naming the file;
+# never a signal, a sanitizer report or a hang (tests/cli/corruption_matrix.py).
+. "$(dirname "$0")/../lib.sh"
+O=${O:-build}
+SECTIONS=${RR_SECTIONS:-$TOP/$O/fuzz/rr-sections}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$SECTIONS" ]; then
+	not_ok "rr-sections helper" "$SECTIONS missing (make check builds it)"
+	tap_done; exit
+fi
+inputs=$(ls "$TOP"/traces/*.dat)
+if [ -x "${RR_GEN:-}" ] && "$RR_GEN" -o "$tmp/gen-v6.dat" -e "$tmp/gen.json" \
+	"$TOP/tests/gen/scenarios/lost.scn" >/dev/null 2>&1; then
+	inputs="$inputs $tmp/gen-v6.dat"
+	if trace-cmd convert --file-version 7 --compression none -i "$tmp/gen-v6.dat" \
+		-o "$tmp/gen-v7.dat" >/dev/null 2>&1; then
+		inputs="$inputs $tmp/gen-v7.dat"
+	fi
+else
+	skip "generated v6 input" "no rr-gen (RR_GEN)"
+fi
+mkdir -p "$tmp/work"
+# shellcheck disable=SC2086
+tap_check "$tmp/out" "$TOP/tests/cli/corruption_matrix.py" "$RR_BIN" "$SECTIONS" "$tmp/work" $inputs
+tap_done
