@@ -342,6 +342,8 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 	if (rr_decisions_build(m, &c->decisions))
 		goto out;
 	c->have_decisions = 1;
+	if (rr_task_figures_build(m, &c->decisions, &c->figures))
+		goto out;
 	*out = c;
 	c = NULL;
 	ret = 0;
@@ -383,6 +385,7 @@ void rr_curves_free(struct rr_curves *c)
 	free(c->inflight);
 	if (c->have_decisions)
 		rr_decisions_release(&c->decisions);
+	free(c->figures);
 	free(c);
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "decisions.h"
+#include "task_figures.h"
 #include "reclaim_replay/replay.h"
 
 struct rr_point {
@@ -55,6 +56,8 @@ struct rr_curves {
 	 * model only, so they are built here once and shared by every replay. */
 	struct rr_decisions decisions;
 	int have_decisions;
+	/* each decision point's task figures (task_figures.c), same order */
+	struct rr_task_figures *figures;
 };
 
 /* The decision points of the model the curves were built from. */

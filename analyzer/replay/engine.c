@@ -14,7 +14,6 @@
 
 #include "curves.h"
 #include "decisions.h"
-#include "task_figures.h"
 #include "reclaim_replay/replay.h"
 
 #define MIN_NEED_PAGES 32		/* SWAP_CLUSTER_MAX */
@@ -227,7 +226,7 @@ static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now
 	dp->device_inflight = rr_curve_inflight_at_hinted(g->c, now, &g->inflight_hint);
 	if (p->nid >= 0 && p->nid < g->out->nr_nodes)
 		dp->waiters[RR_POLICY_REASON_WRITEBACK] = (uint32_t)g->wbq[p->nid].n;
-	rr_task_figures_fill(g->m, p, dp);
+	rr_task_figures_fill(&g->c->figures[p - g->d.points], dp);
 }
 
 /* Wake time of a sleep whose wake does not depend on other waiters. */

@@ -6,7 +6,7 @@
  * decision and every retry). Recorded, not replayed: the figures describe
  * the workload and must not depend on the policy being replayed.
  */
-#include <pthread.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +26,8 @@ struct tf_point {
 	uint32_t episodes, batches, throttles, depth;
 };
 
-/* One model's figures; the key fields tell whether a call's model is it. */
-struct tf_cache {
-	const struct rr_model *m;
-	const struct rr_episode *episodes;
-	const struct rr_batch *batches;
-	const struct rr_event *events;
-	uint32_t nr_episodes, nr_batches, nr_throttles;
-	size_t nr_events;
-	uint64_t first_ts, last_ts, sample;
-
+/* One model's running totals, from which each point's figures are read. */
+struct tf_tables {
 	struct tf_point *pts;	/* task k: pts[off[k] .. off[k+1]) */
 	uint32_t *off;
 	uint64_t *first_seen, *last_seen;	/* per task; UINT64_MAX, 0: no event */
@@ -49,68 +41,6 @@ struct tf_cache {
 	uint64_t *ends, *last_sum;	/* the same tasks' last events */
 	size_t nr_starts;
 };
-
-/*
- * One cache per thread (sweeps replay in a pool of threads): no lock on the
- * hot path and no cache swapped under another thread's feet. A thread's
- * cache is freed when the thread ends, or replaced when it meets another
- * model; the main thread's stays reachable until exit.
- */
-static pthread_key_t cache_key;
-static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
-static int cache_key_ok;
-
-static void cache_release(struct tf_cache *c)
-{
-	free(c->pts);
-	free(c->off);
-	free(c->first_seen);
-	free(c->last_seen);
-	free(c->rec_ts);
-	free(c->rec_sum);
-	free(c->ep_ts);
-	free(c->ep_sum);
-	free(c->starts);
-	free(c->first_sum);
-	free(c->ends);
-	free(c->last_sum);
-	memset(c, 0, sizeof(*c));
-}
-
-static void cache_destroy(void *c)
-{
-	cache_release(c);
-	free(c);
-}
-
-static void cache_key_init(void)
-{
-	cache_key_ok = !pthread_key_create(&cache_key, cache_destroy);
-}
-
-/* A few events' content, so a new model at a freed one's address is told apart. */
-static uint64_t sample_of(const struct rr_model *m)
-{
-	const struct rr_trace *t = m->trace;
-	uint64_t h = t->nr_events;
-
-	for (size_t i = 0; t->nr_events && i < 3; i++) {
-		const struct rr_event *e = &t->events[i * (t->nr_events - 1) / 2];
-
-		h = h * 1000003 ^ e->ts ^ ((uint64_t)e->type << 56) ^ ((uint64_t)e->task << 24);
-	}
-	return h;
-}
-
-static int is_cached(const struct tf_cache *c, const struct rr_model *m)
-{
-	/* several allocations, counts and contents must all match, not one pointer */
-	return c->off && c->m == m && c->episodes == m->episodes && c->batches == m->batches &&
-	       c->events == m->trace->events && c->nr_episodes == m->nr_episodes &&
-	       c->nr_batches == m->nr_batches && c->nr_throttles == m->nr_throttles &&
-	       c->nr_events == m->trace->nr_events && c->first_ts == m->first_ts &&
-	       c->last_ts == m->last_ts && c->sample == sample_of(m);
-}
 
 static int cmp_point(const void *a, const void *b)
 {
@@ -146,7 +76,7 @@ static const struct rr_event *batch_shrink(const struct rr_model *m, uint32_t b,
 }
 
 /* Each task's entries, grouped per task (counting sort), then time order. */
-static int build_points(struct tf_cache *c, const struct rr_model *m)
+static int build_points(struct tf_tables *c, const struct rr_model *m)
 {
 	uint32_t nt = c->nr_tasks, *fill;
 	size_t total;
@@ -262,7 +192,7 @@ static void sort_sum(struct kv *v, size_t n, uint64_t *keys, uint64_t *sums)
  * sum(min(q, last)) - sum(first) over the tasks begun by q, from two sorted
  * arrays: tasks that ended by q add last, the others q.
  */
-static int build_trace_wide(struct tf_cache *c, const struct rr_model *m)
+static int build_trace_wide(struct tf_tables *c, const struct rr_model *m)
 {
 	const struct rr_trace *t = m->trace;
 	uint32_t nt = c->nr_tasks;
@@ -329,7 +259,7 @@ out:
 }
 
 /* Each task's first and last event in the trace (UINT64_MAX, 0: none). */
-static int build_seen(struct tf_cache *c, const struct rr_model *m)
+static int build_seen(struct tf_tables *c, const struct rr_model *m)
 {
 	const struct rr_trace *t = m->trace;
 
@@ -353,48 +283,32 @@ static int build_seen(struct tf_cache *c, const struct rr_model *m)
 	return 0;
 }
 
-static int build(struct tf_cache *c, const struct rr_model *m)
+static void tables_release(struct tf_tables *c)
 {
-	const struct rr_trace *t = m->trace;
-
-	cache_release(c);
-	c->nr_tasks = (uint32_t)t->nr_tasks;
-	if (build_seen(c, m) || build_points(c, m) || build_trace_wide(c, m)) {
-		cache_release(c);
-		return -1;
-	}
-	c->m = m;
-	c->episodes = m->episodes;
-	c->batches = m->batches;
-	c->events = t->events;
-	c->nr_episodes = m->nr_episodes;
-	c->nr_batches = m->nr_batches;
-	c->nr_throttles = m->nr_throttles;
-	c->nr_events = t->nr_events;
-	c->first_ts = m->first_ts;
-	c->last_ts = m->last_ts;
-	c->sample = sample_of(m);
-	return 0;
+	free(c->pts);
+	free(c->off);
+	free(c->first_seen);
+	free(c->last_seen);
+	free(c->rec_ts);
+	free(c->rec_sum);
+	free(c->ep_ts);
+	free(c->ep_sum);
+	free(c->starts);
+	free(c->first_sum);
+	free(c->ends);
+	free(c->last_sum);
+	memset(c, 0, sizeof(*c));
 }
 
-/* This thread's figures of @m, built on first use; NULL when out of memory. */
-static const struct tf_cache *cache_of(const struct rr_model *m)
+static int tables_build(struct tf_tables *c, const struct rr_model *m)
 {
-	struct tf_cache *c;
-
-	if (pthread_once(&cache_once, cache_key_init) || !cache_key_ok)
-		return NULL;
-	c = pthread_getspecific(cache_key);
-	if (c && is_cached(c, m))
-		return c;
-	if (!c) {
-		c = calloc(1, sizeof(*c));
-		if (!c || pthread_setspecific(cache_key, c)) {
-			free(c);
-			return NULL;
-		}
+	memset(c, 0, sizeof(*c));
+	c->nr_tasks = (uint32_t)m->trace->nr_tasks;
+	if (build_seen(c, m) || build_points(c, m) || build_trace_wide(c, m)) {
+		tables_release(c);
+		return -ENOMEM;
 	}
-	return build(c, m) ? NULL : c;
+	return 0;
 }
 
 /* How many of the sorted @v[0..n) are <= @x. */
@@ -413,15 +327,13 @@ static size_t upto(const uint64_t *v, size_t n, uint64_t x)
 	return lo;
 }
 
-void rr_task_figures_fill(const struct rr_model *m, const struct rr_dpoint *p,
-			  struct rr_decision_point *dp)
+/* The figures of point @p, from the running totals. */
+static void point_figures(const struct tf_tables *c, const struct rr_model *m,
+			  const struct rr_dpoint *p, struct rr_task_figures *dp)
 {
-	const struct tf_cache *c = cache_of(m);
 	uint64_t q = p->start;
 	size_t n;
 
-	if (!c)
-		return;
 	if (q >= m->first_ts)
 		dp->trace_elapsed_ns = q - m->first_ts;
 	n = upto(c->rec_ts, c->nr_rec, q);
@@ -465,4 +377,40 @@ void rr_task_figures_fill(const struct rr_model *m, const struct rr_dpoint *p,
 		dp->task_throttles = at->throttles;
 		dp->task_throttled_ns = at->throttled_ns;
 	}
+}
+
+int rr_task_figures_build(const struct rr_model *m, const struct rr_decisions *d,
+			  struct rr_task_figures **out)
+{
+	struct tf_tables c;
+	struct rr_task_figures *fig;
+
+	*out = NULL;
+	fig = calloc((size_t)d->nr_points + 1, sizeof(*fig));
+	if (!fig || tables_build(&c, m)) {
+		free(fig);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < d->nr_points; i++)
+		point_figures(&c, m, &d->points[i], &fig[i]);
+	tables_release(&c);
+	*out = fig;
+	return 0;
+}
+
+void rr_task_figures_fill(const struct rr_task_figures *f, struct rr_decision_point *dp)
+{
+	dp->task_episodes = f->task_episodes;
+	dp->task_batches = f->task_batches;
+	dp->task_scanned = f->task_scanned;
+	dp->task_reclaimed = f->task_reclaimed;
+	dp->task_reclaim_ns = f->task_reclaim_ns;
+	dp->task_lifetime_ns = f->task_lifetime_ns;
+	dp->task_throttles = f->task_throttles;
+	dp->trace_tasks = f->trace_tasks;
+	dp->task_throttled_ns = f->task_throttled_ns;
+	dp->trace_reclaimed = f->trace_reclaimed;
+	dp->trace_elapsed_ns = f->trace_elapsed_ns;
+	dp->trace_episodes = f->trace_episodes;
+	dp->trace_task_ns = f->trace_task_ns;
 }

@@ -12,15 +12,25 @@
 #include "reclaim_replay/model.h"
 #include "reclaim_replay/policy.h"
 
+/* A decision point's task figures: the fields of the same names in
+ * struct rr_decision_point. They depend on the point's recorded time only. */
+struct rr_task_figures {
+	uint32_t task_episodes, task_batches, task_throttles, trace_tasks;
+	uint64_t task_scanned, task_reclaimed, task_reclaim_ns, task_lifetime_ns;
+	uint64_t task_throttled_ns, trace_reclaimed, trace_elapsed_ns, trace_episodes;
+	uint64_t trace_task_ns;
+};
+
 /*
- * rr_task_figures_fill - fill the task figures of @dp for point @p of @m
+ * rr_task_figures_build - the figures of every decision point of @d
+ * @out: one per point, in @d's order; free() it
  *
- * Per-task prefix sums are built on a thread's first call for a model and
- * kept until that thread names another model or ends (each thread has its
- * own, so parallel replays need no lock). Out of memory leaves the figures
- * at 0, "unknown".
+ * Built once per model with the curves (rr_curves_build) and read by every
+ * replay, so concurrent replays share them. Returns 0 or -ENOMEM.
  */
-void rr_task_figures_fill(const struct rr_model *m, const struct rr_dpoint *p,
-			  struct rr_decision_point *dp);
+int rr_task_figures_build(const struct rr_model *m, const struct rr_decisions *d,
+			  struct rr_task_figures **out);
+/* Copy @f into the task and trace figures of @dp. */
+void rr_task_figures_fill(const struct rr_task_figures *f, struct rr_decision_point *dp);
 
 #endif

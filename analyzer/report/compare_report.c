@@ -291,18 +291,28 @@ static int wrap_label(const char *label, char lines[HEAD_LINES][COL_W])
 }
 
 /* NAME:KEY=VALUE,... in full; the engine's own label stops at 47 characters. */
+/*
+ * A column's label: the replayed policy's own label (its name and settings,
+ * so a plugin shows its name, not its path), else the command line's.
+ */
 static char *full_label(const struct rr_compare_policy *p, const char *fallback)
 {
-	size_t len = strlen(p ? p->name : fallback) + 1;
+	size_t len;
 	char *s;
 
-	for (uint32_t i = 0; p && i < p->nr_settings; i++)
+	if (fallback && *fallback)
+		return strdup(fallback);
+	if (!p)
+		return strdup("");
+	len = strlen(p->name) + 1;
+
+	for (uint32_t i = 0; i < p->nr_settings; i++)
 		len += strlen(p->settings[i]) + 1;
 	s = malloc(len);
 	if (!s)
 		return NULL;
-	strcpy(s, p ? p->name : fallback);
-	for (uint32_t i = 0; p && i < p->nr_settings; i++) {
+	strcpy(s, p->name);
+	for (uint32_t i = 0; i < p->nr_settings; i++) {
 		strcat(s, i ? "," : ":");
 		strcat(s, p->settings[i]);
 	}
@@ -456,7 +466,8 @@ static void print_baseline(FILE *out, const char *label)
 		label);
 }
 
-static char **labels_new(const struct rr_compare_policy *pol, char (*fallback)[RR_POLICY_LABEL_MAX], int nr)
+static char **labels_new(const struct rr_compare_policy *pol,
+			 char (*fallback)[RR_POLICY_LABEL_MAX], int nr)
 {
 	char **l = calloc((size_t)nr, sizeof(*l));
 

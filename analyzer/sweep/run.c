@@ -18,8 +18,6 @@ struct run_ctx {
 	const struct rr_input *ins;
 	struct rr_curves **curves;
 	int nr_inputs;
-	int input;		/* the input the pool is working on */
-	size_t done;		/* replays of the inputs before it */
 	const struct rr_sweep_run_opts *o;
 };
 
@@ -78,21 +76,25 @@ static int replay_one(struct run_ctx *c, uint32_t p, int i)
 	return 0;
 }
 
-/* Pool job @j: point @j + 1 of the current input (point 0 ran before the pool). */
+/* Pool job @j: point @j % nr_points of input @j / nr_points. */
 static int job(void *arg, size_t j)
 {
 	struct run_ctx *c = arg;
+	size_t nr = c->d->nr_points;
+	int i = (int)(j / nr);
+	int ret = replay_one(c, (uint32_t)(j % nr), i);
 
-	return replay_one(c, (uint32_t)j + 1, c->input);
+	/* the engine says nothing when it fails: say which trace */
+	if (ret == RR_EXIT_FAILURE)
+		rr_error("'%s': sweep: a replay failed (out of memory?)", c->ins[i].trace->path);
+	return ret;
 }
 
 static void progress(void *arg, size_t done, size_t total)
 {
 	struct run_ctx *c = arg;
 
-	/* + 1: this input's mainline, replayed before the pool */
-	c->o->progress(c->o->progress_ctx, c->done + 1 + done,
-		       (size_t)c->d->nr_points * (size_t)c->nr_inputs);
+	c->o->progress(c->o->progress_ctx, done, total);
 }
 
 int rr_sweep_run(struct rr_sweep_data *d, const struct rr_input *ins, int nr_inputs,
@@ -136,25 +138,14 @@ int rr_sweep_run(struct rr_sweep_data *d, const struct rr_input *ins, int nr_inp
 		}
 	}
 	/*
-	 * One input at a time, mainline first and alone: the engine's task
-	 * figures (analyzer/replay/task_figures.c) are a process-wide cache of
-	 * one model, built on first use. Built here, by one thread, the pool's
-	 * replays of the same model only read it; replays of different models
-	 * at once would rebuild and free it under each other.
+	 * Every (input, point) pair is one job: the models, their curves and
+	 * the task figures built with them are read-only, so replays of any
+	 * inputs run side by side.
 	 */
 	c.o = o;
-	for (int i = 0; i < nr_inputs && !ret; i++) {
-		c.input = i;
-		ret = replay_one(&c, 0, i);
-		if (!ret)
-			ret = rr_pool_run(o->threads, d->nr_points - 1, job, &c,
-					  o->progress ? progress : NULL, &c);
-		c.done += d->nr_points;
-		/* the engine says nothing when it fails: say which trace */
-		if (ret == RR_EXIT_FAILURE)
-			rr_error("'%s': sweep: a replay failed (out of memory?)",
-				 ins[i].trace->path);
-	}
+	if (!ret)
+		ret = rr_pool_run(o->threads, (size_t)d->nr_points * (size_t)nr_inputs, job, &c,
+				  o->progress ? progress : NULL, &c);
 	for (int i = 0; i < nr_inputs; i++)
 		rr_curves_free(c.curves[i]);
 	free(c.curves);
