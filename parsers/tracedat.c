@@ -6,10 +6,11 @@
  * are looked up by name once per event type and then read per record
  * (parsers/decode.c, shared with the live view).
  *
- * This file is the reading thread: it iterates, types each record and
- * queues what the model needs for the decoding thread (tracedat_reader.h,
- * tracedat_consume.c), so libtracecmd's iteration and our decoding run on
- * two cpus at once, in the same record order as one thread would.
+ * This file is the reading thread: it iterates, types and decodes each
+ * record and queues the result for the building thread (tracedat_reader.h,
+ * tracedat_consume.c), so libtracecmd's iteration and the building of the
+ * trace run on two cpus at once, in the same record order as one thread
+ * would.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,35 +68,22 @@ static void learn_type(struct type_info *ti, struct tep_event *e)
 	ti->is_print = rr_is_print_event(e->system, e->name);
 	if (ti->is_print)
 		ti->buf = tep_find_field(e, "buf");
-	/* decoding reads no further than its fields (a corrupt size may lie) */
-	for (int i = 0; ti->dec.desc && i < ti->dec.desc->nr_fields; i++) {
-		const struct tep_format_field *f = ti->dec.fields[i];
-
-		if (f && f->offset >= 0 && f->size > 0 &&
-		    (uint32_t)f->offset + (uint32_t)f->size > ti->need)
-			ti->need = (uint32_t)f->offset + (uint32_t)f->size;
-	}
 	ti->ready = 1;
 }
 
 /*
- * The bytes of @rec the decoding thread reads: a print's text up to its
- * NUL (as strnlen would), a modelled event's fields; no more, so a record
- * whose size field is corrupt is not copied past its buffer.
+ * The bytes of a print record the building thread reads: up to the end of
+ * its text (as strnlen would read them), no more, so a record whose size
+ * field is corrupt is not copied past its buffer.
  */
-static uint32_t bytes_needed(const struct type_info *ti, const struct tep_record *rec)
+static uint32_t print_bytes(const struct type_info *ti, const struct tep_record *rec)
 {
-	uint32_t size = rec->size > 0 ? (uint32_t)rec->size : 0;
+	uint32_t size = rec->size > 0 ? (uint32_t)rec->size : 0, off;
 
-	if (ti->is_print) {
-		uint32_t off;
-
-		if (!ti->buf || ti->buf->offset < 0 || (uint32_t)ti->buf->offset >= size)
-			return 0;
-		off = (uint32_t)ti->buf->offset;
-		return off + (uint32_t)strnlen((const char *)rec->data + off, size - off);
-	}
-	return size < ti->need ? size : ti->need;
+	if (!ti->buf || ti->buf->offset < 0 || (uint32_t)ti->buf->offset >= size)
+		return 0;
+	off = (uint32_t)ti->buf->offset;
+	return off + (uint32_t)strnlen((const char *)rec->data + off, size - off);
 }
 
 /*
@@ -207,7 +195,7 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	}
 	if (fresh)
 		comm = tep_data_comm_from_pid(r->tep, (int)pid);
-	it = queue_item(r, ITEM_RECORD, bytes_needed(ti, rec));
+	it = queue_item(r, ITEM_RECORD, ti->is_print ? print_bytes(ti, rec) : 0);
 	if (!it)
 		return -1;
 	it->size = rec->size > 0 ? (uint32_t)rec->size : 0;
@@ -216,7 +204,20 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	it->pid = pid;
 	it->cpu = rec->cpu;
 	it->comm = comm;
-	memcpy(it + 1, rec->data, it->copied);
+	if (ti->is_print) {
+		memcpy(it + 1, rec->data, it->copied);
+		return 0;
+	}
+	/*
+	 * Decoded here, where the record is: a record shorter than its format
+	 * (or of a format without a required field) is counted undecodable
+	 * and not kept, so used + ignored + undecodable == read.
+	 */
+	memset(&it->ev, 0, sizeof(it->ev));
+	it->ev.nid = RR_NID_NONE;
+	it->dec = ti->dec.undecodable ||
+		  rr_decode_fields(&ti->dec, rec->data, rec->size, r->swap, &it->ev) ?
+		  DEC_FAILED : DEC_OK;
 	return 0;
 }
 

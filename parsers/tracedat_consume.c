@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The decoding thread of the trace.dat reader (tracedat_reader.h): records
- * arrive in libtracecmd's time order, already typed; here they are counted,
- * decoded by field offsets (parsers/decode.c) and pushed into the builder,
- * exactly as a single-threaded reader would in the same order.
+ * The building thread of the trace.dat reader (tracedat_reader.h): records
+ * arrive in libtracecmd's time order, already typed and decoded; here they
+ * are counted and pushed into the builder, exactly as a single-threaded
+ * reader would in the same order.
  */
 #include <errno.h>
 #include <string.h>
@@ -52,7 +52,7 @@ static int record(struct tracedat_reader *r, struct type_info *ti, const struct 
 {
 	struct rr_trace *t = r->builder.trace;
 	const unsigned char *data = (const unsigned char *)(it + 1);
-	struct rr_event *ev, tmp = { .nid = RR_NID_NONE };
+	struct rr_event *ev;
 	uint32_t task = rr_builder_task_lookup(&r->builder, it->pid);
 
 	if (task == RR_NO_TASK) {
@@ -62,25 +62,17 @@ static int record(struct tracedat_reader *r, struct type_info *ti, const struct 
 	}
 	if (ti->is_print)
 		return read_print(r, ti, it, data);
-	if (ti->dec.undecodable) {
-		t->records_undecodable++;
-		return 0;
-	}
-	/*
-	 * Decode first: a record shorter than its format is counted
-	 * undecodable and not kept, so used + ignored + undecodable == read.
-	 */
-	if (rr_decode_fields(&ti->dec, data, (int)it->size, r->swap, &tmp)) {
+	if (it->dec != DEC_OK) {
 		t->records_undecodable++;
 		return 0;
 	}
 	ev = rr_builder_push_task(&r->builder, it->ts, task, it->cpu, ti->dec.desc->type);
 	if (!ev)
 		return -ENOMEM;
-	ev->nid = tmp.nid;
-	ev->aux = tmp.aux;
-	ev->flags |= tmp.flags;
-	memcpy(ev->v, tmp.v, sizeof(ev->v));
+	ev->nid = it->ev.nid;
+	ev->aux = it->ev.aux;
+	ev->flags |= it->ev.flags;
+	memcpy(ev->v, it->ev.v, sizeof(ev->v));
 	return 0;
 }
 

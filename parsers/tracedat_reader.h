@@ -2,12 +2,13 @@
 /*
  * The trace.dat reader runs on two threads. The reading thread
  * (tracedat.c) iterates libtracecmd's records in time order, looks each
- * event type up in libtraceevent's formats, and copies the records the
- * model needs into a record queue; the decoding thread
- * (tracedat_consume.c) takes them in the same order and does everything
- * that touches the rr_trace: counting, tasks, field decoding, events.
- * libtracecmd and libtraceevent are only ever called on the reading
- * thread; the builder only on the decoding thread.
+ * event type up in libtraceevent's formats, decodes the fields of the
+ * modelled ones (parsers/decode.c) and queues the results, or a print's
+ * text, in a record queue; the building thread (tracedat_consume.c) takes
+ * them in the same order and does everything that touches the rr_trace:
+ * counting, tasks, markers and counter samples, events. libtracecmd and
+ * libtraceevent are only ever called on the reading thread; the builder
+ * only on the building thread.
  */
 #ifndef RR_PARSERS_TRACEDAT_READER_H
 #define RR_PARSERS_TRACEDAT_READER_H
@@ -29,15 +30,19 @@ struct type_info {
 	const char *name;		/* the format's event name */
 	struct rr_decode_type dec;	/* fields, common_pid (parsers/decode.h) */
 	struct tep_format_field *buf;	/* ftrace:print text */
-	uint32_t need;			/* bytes of a record its fields lie in */
-	/* Decoding thread, on that record: */
+	/* Building thread, on that record: */
 	uint8_t named;
 	long name_index;
 };
 
-/* One queued item; a record's data follows it, the whole padded to 16 bytes. */
+/*
+ * One queued item; a print's data follows it, the whole padded to 16 bytes.
+ * ITEM_RECORD: a modelled event (decoded into ev, or undecodable) or a print.
+ */
 enum { ITEM_RECORD, ITEM_COUNT, ITEM_BAD, ITEM_LOST };
+enum { DEC_OK, DEC_FAILED };
 struct rr_item {
+	struct rr_event ev;	/* ITEM_RECORD, modelled: nid, aux, flags, v decoded */
 	uint64_t ts;
 	uint64_t lost;		/* ITEM_LOST: count, 0 when unknown */
 	const char *comm;	/* first record of its pid: the pid's command name */
@@ -45,8 +50,9 @@ struct rr_item {
 	int32_t id;		/* event type (ITEM_RECORD, ITEM_COUNT) */
 	int32_t cpu;
 	uint32_t size;		/* the record's size (ITEM_RECORD) */
-	uint32_t copied;	/* bytes of its data that follow: what decoding reads */
+	uint32_t copied;	/* bytes of its data that follow (a print's, up to its text's end) */
 	uint8_t kind;
+	uint8_t dec;		/* ITEM_RECORD, modelled: DEC_OK or DEC_FAILED (undecodable) */
 };
 #define RR_ITEM_LEN(size)	((sizeof(struct rr_item) + (size_t)(size) + 15) & ~(size_t)15)
 
@@ -68,12 +74,12 @@ struct tracedat_reader {
 	size_t pid_cap, nr_pids;
 	int read_error;		/* -ENOMEM: the queue could take no more */
 
-	/* decoding thread; read by the other after the join */
+	/* building thread; read by the other after the join */
 	struct rr_builder builder;
 	int error;		/* -ENOMEM */
 };
 
-/* The decoding thread's body: @arg is the reader. */
+/* The building thread's body: @arg is the reader. */
 void *rr_tracedat_consume(void *arg);
 
 #endif

@@ -6,7 +6,8 @@ set -eu
 
 PKGS="gcc make pkg-config
 libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev
-trace-cmd python3 python3-jsonschema librsvg2-bin parallel valgrind time jq"
+trace-cmd python3 python3-jsonschema librsvg2-bin parallel valgrind time jq
+clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do

@@ -9,30 +9,35 @@
 #include "reclaim_replay/error.h"
 #include "reclaim_replay/replay.h"
 
+/* Longest duration accepted: 10^18 ns (about 31 years), well inside uint64_t. */
+#define MAX_DURATION_NS 1e18
+
 int rr_parse_duration(const char *s, uint32_t hz, uint64_t *ns)
 {
 	static const struct { const char *unit; double ns; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
 	};
+	double unit = 0, v, x;
 	char *end;
-	double v;
 
 	if (!s || !*s)
 		return -1;
 	v = strtod(s, &end);
-	if (end == s || v < 0 || v > 1e12)
+	/* written so that NaN fails too */
+	if (end == s || !(v >= 0 && v <= MAX_DURATION_NS))
 		return -1;
-	if (!strcmp(end, "j")) {
-		*ns = (uint64_t)(v * 1e9 / (hz ? hz : 250) + 0.5);
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcmp(end, units[i].unit)) {
-			*ns = (uint64_t)(v * units[i].ns + 0.5);
-			return 0;
-		}
-	}
-	return -1;
+	if (!strcmp(end, "j"))
+		unit = 1e9 / (hz ? hz : 250);
+	for (size_t i = 0; !unit && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit))
+			unit = units[i].ns;
+	if (!unit)
+		return -1;
+	x = v * unit + 0.5;
+	if (!(x <= MAX_DURATION_NS))
+		return -1;
+	*ns = (uint64_t)x;
+	return 0;
 }
 
 static int parse_value(const struct rr_param *p, const char *val, uint32_t hz)
@@ -45,13 +50,13 @@ static int parse_value(const struct rr_param *p, const char *val, uint32_t hz)
 		return rr_parse_duration(val, hz, p->value);
 	case RR_PARAM_RATIO:
 		d = strtod(val, &end);
-		if (end == val || *end || d < 0 || d > 1)
+		if (end == val || *end || !(d >= 0 && d <= 1))
 			return -1;
 		*p->value = (uint64_t)(d * 1e6 + 0.5);
 		return 0;
 	case RR_PARAM_COUNT:
 		d = strtod(val, &end);
-		if (end == val || *end || d < 0 || d > 1e9 || d != (double)(uint64_t)d)
+		if (end == val || *end || !(d >= 0 && d <= 1e9) || d != (double)(uint64_t)d)
 			return -1;
 		*p->value = (uint64_t)d;
 		return 0;

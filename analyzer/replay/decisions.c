@@ -385,7 +385,7 @@ static int group_items(const struct rr_model *m, const struct rr_decisions *d,
 			out[fill[task[i] < nr_tasks ? task[i] : nr_tasks]++] = items[i];
 		free(fill);
 	}
-	for (uint32_t k = 0; k < nr_tasks; k++)
+	for (uint32_t k = 0; n && k < nr_tasks; k++)
 		sort_items(out + off[k], items + off[k], off[k + 1] - off[k]);
 	/* the rest (no task): by task value, then (ts, kind), stably */
 	{

@@ -125,7 +125,8 @@ def matrix(rr, sections, work, trace, rnd):
         run_case(rr, work, 'cut.dat', data[:c], f'{name}: cut at random {c}', summary)
     # flips: the initial format, each metadata section, the data pages
     regions = [('header', 0, 18)]
-    regions += [(w, o, s) for o, s, w in secs if s and not w.endswith('data') and w != 'initial format']
+    regions += [(w, o, s) for o, s, w in secs
+                if s and not w.endswith('data') and w != 'initial format']
     regions += [(w, o, s) for o, s, w in secs if w.endswith('data')][:2]
     for what, o, s in regions:
         n = FLIPS if what.endswith('data') or what == 'header' else 1
@@ -160,7 +161,8 @@ def matrix(rr, sections, work, trace, rnd):
                      f'{name}: cpu 0 data size 2^62', summary)
             run_case(rr, work, 'size.dat', put(data, o - 4 if o >= 4 else o, 'I', 0x7fffffff, big),
                      f'{name}: field before the cpu table set to 2^31-1', summary)
-    emit('note', f'{name}: exit 0 in {summary.get("0", 0)} cases, exit 4 in {summary.get("4", 0)}', '')
+    emit('note', f'{name}: exit 0 in {summary.get("0", 0)} cases, '
+         f'exit 4 in {summary.get("4", 0)}', '')
 
 
 def main():

@@ -95,6 +95,13 @@ expect_fail "bad duration" 2 "writeback.timeout" \
 expect_fail "unknown setting on parametric" 2 "bogus.timeout" \
 	replay -P parametric --set bogus.timeout=1j "$f"
 expect_fail "--set on none" 2 "none" replay -P none --set writeback.timeout=1j "$f"
+# out of range or not a number: refused, never converted (undefined behaviour)
+for v in 1e12s 1e300j nan inf -1ms; do
+	expect_fail "duration $v" 2 "writeback.timeout=$v" \
+		replay -P parametric --set "writeback.timeout=$v" "$f"
+done
+expect_fail "ratio nan" 2 "noprogress.wake_efficiency=nan" \
+	replay -P parametric --set noprogress.wake_efficiency=nan "$f"
 expect_fail "no --policy" 2 "--policy" replay "$f"
 
 # --json parses, schema_version 1 (reuses the parametric run)

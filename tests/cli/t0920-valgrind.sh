@@ -32,5 +32,6 @@ vg() {	# vg DESC ARGS...
 	fi
 }
 vg "stats $(basename "$trace")" stats "$trace"
-vg "replay $(basename "$trace") -P mainline -P legacy-broken" replay "$trace" -P mainline -P legacy-broken
+vg "replay $(basename "$trace") -P mainline -P legacy-broken" \
+	replay "$trace" -P mainline -P legacy-broken
 tap_done

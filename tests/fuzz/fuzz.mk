@@ -16,11 +16,13 @@
 # make it a regression test (docs/robustness.md).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
+# extra libFuzzer flags, e.g. -seed=1 (CI: the same inputs in the same order every run)
+FUZZ_FLAGS ?=
 FUZZ_TARGETS := load text counters options
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
 # FUZZ_EXTRA_CFLAGS: e.g. -fno-sanitize=... to fuzz past a known, reported bug
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined $(FUZZ_EXTRA_CFLAGS) \
-	-fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	$(FUZZ_EXTRA_CFLAGS) -fno-sanitize-recover=undefined
 FUZZ_OBJS := $(LIB_SRCS:%.c=$(O)/fuzz/obj/%.o)
 FUZZ_COMMON := tests/fuzz/fuzz_common.c
 # gcc replays of each target's corpus for `make check` (no libFuzzer needed)
@@ -66,7 +68,7 @@ $(FUZZ_TARGETS:%=fuzz-run-%): fuzz-run-%: $(O)/fuzz/fuzz_%
 	cp -n $(call fuzz-corpus-dir,$*)/* $(O)/fuzz/corpus-$*/ 2>/dev/null || true
 	cd $(O)/fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 		ASAN_OPTIONS=allocator_may_return_null=1 ./fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=65536 -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 \
+		-max_len=65536 -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 $(FUZZ_FLAGS) \
 		corpus-$* 2>&1 | tee fuzz-$*.log | grep -E '^(stat::|==|SUMMARY|#[0-9]+[[:space:]]+DONE)' || true
 	@! grep -qE '^==[0-9]+==ERROR|^SUMMARY|deadly signal|Test unit written' $(O)/fuzz/fuzz-$*.log
 	@grep -qE '^#[0-9]+[[:space:]]+DONE' $(O)/fuzz/fuzz-$*.log || \
