@@ -3,12 +3,17 @@
  * SHA-256 as FIPS 180-4 specifies it (sections 4.1.2, 4.2.2, 5.1.1, 5.3.3,
  * 6.2), written out because no allowed dependency provides it. Checked by
  * tests/unit/sha256_test.c against the standard's vectors and sha256sum.
+ * The block function is chosen once per process (see sha256.h): on x86-64
+ * with SHA extensions it is sha256_x86.c, which hashes a large trace several
+ * times faster than the C below.
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/sha256.h"
 
-static const uint32_t K[64] = {
+const uint32_t rr_sha256_k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
 	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
 	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
@@ -43,6 +48,7 @@ static inline void store_be32(uint8_t *p, uint32_t v)
 
 static void compress(uint32_t h[8], const uint8_t block[64])
 {
+	const uint32_t *K = rr_sha256_k;
 	uint32_t w[64], a, b, c, d, e, f, g, k;
 
 	for (int t = 0; t < 16; t++)
@@ -73,6 +79,44 @@ static void compress(uint32_t h[8], const uint8_t block[64])
 	h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
+void rr_sha256_blocks_portable(uint32_t h[8], const uint8_t *p, size_t n)
+{
+	for (; n; n--, p += 64)
+		compress(h, p);
+}
+
+static rr_sha256_blocks_fn *chosen_blocks;
+static pthread_once_t choose_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Runs once, under pthread_once, so concurrent reports (sweep workers) see
+ * one settled pointer. RR_SHA256_PORTABLE=1 forces the C version: for timing
+ * it against SHA-NI and for testing the fallback on a machine that has SHA-NI.
+ */
+static void choose_blocks(void)
+{
+	const char *env = getenv("RR_SHA256_PORTABLE");
+
+	chosen_blocks = rr_sha256_blocks_portable;
+	if (env && !strcmp(env, "1"))
+		return;
+#if defined(__x86_64__)
+	if (rr_sha256_shani_usable())
+		chosen_blocks = rr_sha256_blocks_shani;
+#endif
+}
+
+static rr_sha256_blocks_fn *blocks_for_process(void)
+{
+	pthread_once(&choose_once, choose_blocks);
+	return chosen_blocks;
+}
+
+const char *rr_sha256_impl(void)
+{
+	return blocks_for_process() == rr_sha256_blocks_portable ? "portable" : "sha-ni";
+}
+
 void rr_sha256_init(struct rr_sha256 *c)
 {
 	static const uint32_t iv[8] = {
@@ -80,6 +124,7 @@ void rr_sha256_init(struct rr_sha256 *c)
 		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 	};
 
+	c->blocks = blocks_for_process();
 	memcpy(c->h, iv, sizeof(iv));
 	c->bytes = 0;
 	c->fill = 0;
@@ -99,12 +144,15 @@ void rr_sha256_update(struct rr_sha256 *c, const void *data, size_t len)
 		len -= n;
 		if (c->fill < 64)
 			return;
-		compress(c->h, c->buf);
+		c->blocks(c->h, c->buf, 1);
 		c->fill = 0;
 	}
 	/* Whole blocks straight from the caller's buffer: no copy on the hot path. */
-	for (; len >= 64; p += 64, len -= 64)
-		compress(c->h, p);
+	if (len >= 64) {
+		c->blocks(c->h, p, len / 64);
+		p += len & ~(size_t)63;
+		len &= 63;
+	}
 	memcpy(c->buf, p, len);
 	c->fill = len;
 }
@@ -117,13 +165,13 @@ void rr_sha256_final(struct rr_sha256 *c, uint8_t digest[RR_SHA256_LEN])
 	c->buf[c->fill++] = 0x80;
 	if (c->fill > 56) {
 		memset(c->buf + c->fill, 0, 64 - c->fill);
-		compress(c->h, c->buf);
+		c->blocks(c->h, c->buf, 1);
 		c->fill = 0;
 	}
 	memset(c->buf + c->fill, 0, 56 - c->fill);
 	store_be32(c->buf + 56, (uint32_t)(bits >> 32));
 	store_be32(c->buf + 60, (uint32_t)bits);
-	compress(c->h, c->buf);
+	c->blocks(c->h, c->buf, 1);
 	for (int i = 0; i < 8; i++)
 		store_be32(digest + 4 * i, c->h[i]);
 	memset(c, 0, sizeof(*c));
