@@ -540,34 +540,5 @@ void rr_compare_print_totals(FILE *out, const struct rr_compare_totals *t,
 void rr_compare_print_warnings(FILE *out, const struct rr_warnings *w,
 			       const struct rr_compare_layout *lay)
 {
-	const int indent = 4, width = lay->width > 40 ? lay->width : 40;
-
-	if (!w->nr)
-		return;
-	fprintf(out, "\nwarnings:\n");
-	for (size_t i = 0; i < w->nr; i++) {
-		const char *s = w->msg[i];
-		int col = 0;
-
-		fputs("  -", out);
-		col = 3;
-		/* Word-wrap with a hanging indent; a word longer than a line stays whole. */
-		while (*s) {
-			int len = (int)strcspn(s, " ");
-
-			if (col > indent && col + 1 + len > width) {
-				fprintf(out, "\n%*s", indent, "");
-				col = indent;
-			} else {
-				fputc(' ', out);
-				col++;
-			}
-			fprintf(out, "%.*s", len, s);
-			col += len;
-			s += len;
-			while (*s == ' ')
-				s++;
-		}
-		fputc('\n', out);
-	}
+	rr_warnings_print_width(out, w, lay->width);
 }

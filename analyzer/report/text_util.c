@@ -44,11 +44,12 @@ void rr_print_input_header(FILE *out, const struct rr_input *in, int color)
 		fprintf(out, "none\n");
 }
 
-void rr_warnings_print(FILE *out, const struct rr_warnings *w)
+void rr_warnings_print_width(FILE *out, const struct rr_warnings *w, int width)
 {
-	/* Tables keep within 100 columns; so do the warnings under them. */
-	const int width = 100, indent = 4;
+	const int indent = 4;
 
+	if (width < 40)
+		width = 40;
 	if (!w->nr)
 		return;
 	fprintf(out, "\nwarnings:\n");
@@ -76,4 +77,10 @@ void rr_warnings_print(FILE *out, const struct rr_warnings *w)
 		}
 		fputc('\n', out);
 	}
+}
+
+void rr_warnings_print(FILE *out, const struct rr_warnings *w)
+{
+	/* Tables keep within 100 columns; so do the warnings under them. */
+	rr_warnings_print_width(out, w, 100);
 }

@@ -44,6 +44,8 @@ json_t *rr_stats_json(const struct rr_stats *s, const struct rr_input *in);
 void rr_stats_print_table(FILE *out, const struct rr_stats *s, const struct rr_input *in,
 			  int color);
 void rr_warnings_print(FILE *out, const struct rr_warnings *w);
+/* The same, word-wrapped at @width columns (at least 40). */
+void rr_warnings_print_width(FILE *out, const struct rr_warnings *w, int width);
 
 struct rr_replay_result;
 struct rr_validation;
