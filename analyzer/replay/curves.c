@@ -333,7 +333,7 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 		nc->nr_samples = nb[n].samples.n;
 		free(nb[n].sampled_written.p);	/* folded into written above */
 		memset(&nb[n], 0, sizeof(nb[n]));
-		if (rr_curve_build_best_efficiency(nc))
+		if (rr_curve_build_best_efficiency(nc) || rr_curve_build_progress_index(nc))
 			goto out;
 	}
 	c->inflight = inflight.p;
@@ -380,6 +380,7 @@ void rr_curves_free(struct rr_curves *c)
 		free(nc->cum_reclaimed);
 		free(nc->samples);
 		free(nc->eff_tree);
+		free(nc->progress_tree);
 	}
 	free(c->node);
 	free(c->inflight);
@@ -477,12 +478,13 @@ uint64_t rr_curve_next_isolation_pass(const struct rr_node_curves *n, uint64_t f
 uint64_t rr_curve_next_progress(const struct rr_node_curves *n, uint64_t from, uint32_t task,
 				uint32_t ppm)
 {
-	for (size_t i = first_source_after(n->direct_batches, n->nr_direct_batches, from);
-	     i < n->nr_direct_batches; i++) {
-		const struct rr_wake_source *w = &n->direct_batches[i];
+	size_t i = first_source_after(n->direct_batches, n->nr_direct_batches, from);
 
-		if (w->task != task && (uint64_t)w->reclaimed * 1000000 > (uint64_t)w->scanned * ppm)
-			return w->ts;
+	/* the next batch above ppm, skipping the sleeper's own */
+	while ((i = rr_curve_next_batch_above(n, i, ppm)) < n->nr_direct_batches) {
+		if (n->direct_batches[i].task != task)
+			return n->direct_batches[i].ts;
+		i++;
 	}
 	return UINT64_MAX;
 }
@@ -502,10 +504,13 @@ int64_t rr_curve_efficiency_ppm_hinted(const struct rr_node_curves *n, uint64_t 
 		hi = n->nr_cum ? 0 : -1;
 	if (hi < 0)
 		return -1;
-	for (uint64_t w = EFFICIENCY_WINDOW_NS; w <= EFFICIENCY_MAX_WINDOW_NS; w *= 2) {
+	/* nothing scanned up to t: no window can tell */
+	if (!n->cum_scanned[hi].v)
+		return -1;
+	for (uint64_t w = EFFICIENCY_WINDOW_NS, k = 0; w <= EFFICIENCY_MAX_WINDOW_NS; w *= 2, k++) {
 		uint64_t from = t > w ? t - w : 0;
-		long lo = h && w == EFFICIENCY_WINDOW_NS ?
-			(long)first_after_hinted(n->cum_scanned, n->nr_cum, from, &h->cum_lo) - 1 :
+		long lo = h && k < RR_EFFICIENCY_WINDOWS ?
+			(long)first_after_hinted(n->cum_scanned, n->nr_cum, from, &h->cum_lo[k]) - 1 :
 			last_at_or_before(n->cum_scanned, n->nr_cum, from);
 		uint64_t s0 = lo < 0 ? 0 : n->cum_scanned[lo].v;
 		uint64_t r0 = lo < 0 ? 0 : n->cum_reclaimed[lo].v;

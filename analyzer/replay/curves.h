@@ -43,6 +43,8 @@ struct rr_node_curves {
 	size_t nr_samples;
 
 	uint32_t *eff_tree;	/* max segment tree of the efficiency at each cum point */
+	uint32_t *progress_tree;	/* max segment tree of direct batches' efficiency */
+	size_t progress_size;		/* its leaves (a power of two) */
 };
 
 struct rr_curves {
@@ -87,6 +89,9 @@ const struct rr_counter_sample *rr_curve_sample_at(const struct rr_node_curves *
 /* late_batches.c: the best efficiency over a span, and a late batch's outcome */
 int rr_curve_build_best_efficiency(struct rr_node_curves *n);
 uint32_t rr_curve_best_efficiency_ppm(const struct rr_node_curves *n, uint64_t from, uint64_t to);
+int rr_curve_build_progress_index(struct rr_node_curves *n);
+/* Index of the first direct batch at or after @start above @ppm, else nr_direct_batches. */
+size_t rr_curve_next_batch_above(const struct rr_node_curves *n, size_t start, uint32_t ppm);
 uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t recorded_ts,
 				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed);
 
@@ -96,8 +101,9 @@ uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t record
  * One struct per node per caller, zeroed at first; the curves stay const,
  * so concurrent replays each keep their own.
  */
+#define RR_EFFICIENCY_WINDOWS 4	/* 100, 200, 400, 800 ms (curves.c) */
 struct rr_curve_hints {
-	size_t cum_hi, cum_lo, sample;
+	size_t cum_hi, cum_lo[RR_EFFICIENCY_WINDOWS], sample;	/* one per efficiency window */
 };
 int64_t rr_curve_efficiency_ppm_hinted(const struct rr_node_curves *n, uint64_t t,
 				       struct rr_curve_hints *h);

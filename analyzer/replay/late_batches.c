@@ -58,14 +58,14 @@ int rr_curve_build_best_efficiency(struct rr_node_curves *n)
 	return 0;
 }
 
-uint32_t rr_curve_best_efficiency_ppm(const struct rr_node_curves *n, uint64_t from, uint64_t to)
+/* The best efficiency at the node's batches in (from, to]; 0 if none. */
+static uint32_t best_in_span(const struct rr_node_curves *n, uint64_t from, uint64_t to)
 {
-	int64_t at_from = rr_curve_efficiency_ppm(n, from);
-	uint32_t best = at_from > 0 ? (uint32_t)at_from : 0;
 	size_t cnt = n->nr_cum, lo, hi;
+	uint32_t best = 0;
 
 	if (!n->eff_tree || to <= from)
-		return best;
+		return 0;
 	/* leaves [lo, hi): the node's batches in (from, to] */
 	lo = first_cum_after(n, from) + cnt;
 	hi = first_cum_after(n, to) + cnt;
@@ -84,6 +84,14 @@ uint32_t rr_curve_best_efficiency_ppm(const struct rr_node_curves *n, uint64_t f
 	return best;
 }
 
+uint32_t rr_curve_best_efficiency_ppm(const struct rr_node_curves *n, uint64_t from, uint64_t to)
+{
+	int64_t at_from = rr_curve_efficiency_ppm(n, from);
+	uint32_t best = best_in_span(n, from, to);
+
+	return at_from > (int64_t)best ? (uint32_t)at_from : best;
+}
+
 uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t recorded_ts,
 				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed)
 {
@@ -93,12 +101,77 @@ uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t record
 
 	if (replayed_ts <= recorded_ts || !reclaimed || reclaimed >= scanned)
 		return reclaimed;
+	best = best_in_span(n, recorded_ts, replayed_ts);
+	if (!best)
+		return reclaimed;	/* no batch of the node in the span did better than 0 */
 	at_rec = rr_curve_efficiency_ppm(n, recorded_ts);
-	if (at_rec <= 0)
-		return reclaimed;	/* nothing to scale against */
-	best = rr_curve_best_efficiency_ppm(n, recorded_ts, replayed_ts);
-	if (best <= (uint64_t)at_rec)
-		return reclaimed;
+	if (at_rec <= 0 || best <= (uint64_t)at_rec)
+		return reclaimed;	/* nothing to scale against, or no better */
 	scaled = (uint64_t)((double)reclaimed * (double)best / (double)at_rec);
 	return scaled < scanned ? (scaled > reclaimed ? scaled : reclaimed) : scanned;
+}
+
+/*
+ * Progress wakes (RR_WAKE_PROGRESS) look for the node's next direct batch
+ * above an efficiency: on a node reclaiming at 3 % that used to walk
+ * thousands of batches per sleep. A max segment tree (power-of-two size)
+ * over each batch's efficiency, rounded up so that "above ppm" is decided
+ * exactly as reclaimed * 10^6 > scanned * ppm, finds it in O(log n).
+ */
+static uint32_t batch_ppm_ceil(const struct rr_wake_source *w)
+{
+	uint64_t num = (uint64_t)w->reclaimed * 1000000;
+
+	if (!w->scanned)
+		return num ? UINT32_MAX : 0;
+	num = (num + w->scanned - 1) / w->scanned;
+	return num > UINT32_MAX ? UINT32_MAX : (uint32_t)num;
+}
+
+int rr_curve_build_progress_index(struct rr_node_curves *n)
+{
+	size_t size = 1;
+
+	n->progress_tree = NULL;
+	n->progress_size = 0;
+	if (!n->nr_direct_batches)
+		return 0;
+	while (size < n->nr_direct_batches)
+		size *= 2;
+	n->progress_tree = calloc(2 * size, sizeof(*n->progress_tree));
+	if (!n->progress_tree)
+		return -ENOMEM;
+	for (size_t i = 0; i < n->nr_direct_batches; i++)
+		n->progress_tree[size + i] = batch_ppm_ceil(&n->direct_batches[i]);
+	for (size_t i = size - 1; i > 0; i--)
+		n->progress_tree[i] = n->progress_tree[2 * i] > n->progress_tree[2 * i + 1] ?
+			n->progress_tree[2 * i] : n->progress_tree[2 * i + 1];
+	n->progress_size = size;
+	return 0;
+}
+
+size_t rr_curve_next_batch_above(const struct rr_node_curves *n, size_t start, uint32_t ppm)
+{
+	const uint32_t *t = n->progress_tree;
+	size_t size = n->progress_size, i;
+
+	if (!t || start >= n->nr_direct_batches)
+		return n->nr_direct_batches;
+	i = start + size;
+	if (t[i] <= ppm) {
+		/* climb to the first subtree to the right that holds one */
+		for (;;) {
+			while (i & 1) {
+				i >>= 1;
+				if (!i)
+					return n->nr_direct_batches;
+			}
+			i++;
+			if (t[i] > ppm)
+				break;
+		}
+		while (i < size)
+			i = t[2 * i] > ppm ? 2 * i : 2 * i + 1;
+	}
+	return i - size < n->nr_direct_batches ? i - size : n->nr_direct_batches;
 }

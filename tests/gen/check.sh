@@ -38,7 +38,7 @@ if [ $# -ge 1 ]; then
 	check "rr-gen binary $GEN exists" test -x "$GEN"
 else
 	GEN=$TMP/rr-gen
-	${CC:-cc} -O2 -Wall -Wextra -o "$GEN" "$HERE/rr-gen.c" 2>"$TMP/cc.err"
+	${CC:-cc} -O2 -Wall -Wextra -o "$GEN" "$HERE"/rr-gen*.c 2>"$TMP/cc.err"
 	rc=$?
 	check "rr-gen compiles (cc -O2 -Wall -Wextra)" test $rc -eq 0
 	check "rr-gen compiles without warnings" test ! -s "$TMP/cc.err"

@@ -5,8 +5,10 @@
 # leaves its memory to exit, not the product under test.
 
 GEN_BIN := $(O)/rr-gen
-GEN_SRCS := tests/gen/rr-gen.c
-GEN_HDRS := tests/gen/formats.h
+GEN_SRCS := tests/gen/rr-gen.c tests/gen/rr-gen-format.c tests/gen/rr-gen-writer.c \
+	tests/gen/rr-gen-expect.c tests/gen/rr-gen-scn.c tests/gen/rr-gen-run.c \
+	tests/gen/rr-gen-scale.c
+GEN_HDRS := tests/gen/rr-gen.h tests/gen/formats.h
 
 $(GEN_BIN): $(GEN_SRCS) $(GEN_HDRS)
 	@mkdir -p $(dir $@)
