@@ -168,27 +168,6 @@ static int collect_events(const struct rr_model *m, struct node_build *nb, int n
 	return 0;
 }
 
-/* Index of the first point with ts > @t (n when none). */
-static size_t first_after(const struct rr_point *p, size_t n, uint64_t t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p[mid].ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Index of the last point with ts <= @t, or -1. */
-static long last_at_or_before(const struct rr_point *p, size_t n, uint64_t t)
-{
-	return (long)first_after(p, n, t) - 1;
-}
 
 /*
  * first_after() starting from *@hint, the answer of the previous lookup:
@@ -226,6 +205,20 @@ static size_t first_after_hinted(const struct rr_point *p, size_t n, uint64_t t,
 	}
 	*hint = lo;
 	return lo;
+}
+
+/* Index of the first point with ts > @t (n when none). */
+static size_t first_after(const struct rr_point *p, size_t n, uint64_t t)
+{
+	size_t hint = 0;
+
+	return first_after_hinted(p, n, t, &hint);
+}
+
+/* Index of the last point with ts <= @t, or -1. */
+static long last_at_or_before(const struct rr_point *p, size_t n, uint64_t t)
+{
+	return (long)first_after(p, n, t) - 1;
 }
 
 /*
@@ -548,12 +541,11 @@ uint64_t rr_curve_uncongested_after(const struct rr_curves *c, uint64_t from, ui
 	return UINT64_MAX;
 }
 
-const struct rr_counter_sample *rr_curve_sample_at_hinted(const struct rr_node_curves *n,
-							  uint64_t t, struct rr_curve_hints *h)
+/* first_after_hinted() over a node's samples (pointers to them, by time). */
+static size_t first_sample_after(const struct rr_node_curves *n, uint64_t t, size_t *hint)
 {
-	size_t i = h->sample, step = 1, lo, hi;
+	size_t i = *hint, step = 1, lo, hi;
 
-	/* as first_after_hinted(), over the sample pointers */
 	if (i > n->nr_samples)
 		i = n->nr_samples;
 	if (i > 0 && n->samples[i - 1]->ts > t) {
@@ -577,38 +569,30 @@ const struct rr_counter_sample *rr_curve_sample_at_hinted(const struct rr_node_c
 		else
 			hi = mid;
 	}
-	h->sample = lo;
-	return lo ? n->samples[lo - 1] : NULL;
+	*hint = lo;
+	return lo;
+}
+
+const struct rr_counter_sample *rr_curve_sample_at_hinted(const struct rr_node_curves *n,
+							  uint64_t t, struct rr_curve_hints *h)
+{
+	size_t i = first_sample_after(n, t, &h->sample);
+
+	return i ? n->samples[i - 1] : NULL;
 }
 
 const struct rr_counter_sample *rr_curve_sample_at(const struct rr_node_curves *n, uint64_t t)
 {
-	size_t lo = 0, hi = n->nr_samples;
+	size_t hint = 0, i = first_sample_after(n, t, &hint);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (n->samples[mid]->ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? n->samples[lo - 1] : NULL;
+	return i ? n->samples[i - 1] : NULL;
 }
 
 uint64_t rr_curve_next_sample_after(const struct rr_node_curves *n, uint64_t t)
 {
-	size_t lo = 0, hi = n->nr_samples;
+	size_t hint = 0, i = first_sample_after(n, t, &hint);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (n->samples[mid]->ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n->nr_samples ? n->samples[lo]->ts : UINT64_MAX;
+	return i < n->nr_samples ? n->samples[i]->ts : UINT64_MAX;
 }
 
 uint64_t rr_curve_next_inflight_after(const struct rr_curves *c, uint64_t t)
