@@ -119,8 +119,14 @@ static int note_cpu(struct rr_builder *b, int cpu)
 
 	if (cpu < 0 || cpu > 65535)
 		return -EINVAL;
+	/*
+	 * The capacity is rounded up, so a cpu below it may still be above
+	 * every cpu seen so far: nr_cpus must grow either way (the model sizes
+	 * its per-cpu arrays by it; a fuzzed v7 file with data for cpu 17 of
+	 * a 2-cpu header once read past them).
+	 */
 	if (cpu < b->cpu_cap)
-		return 0;
+		goto count;
 	cap = (size_t)b->cpu_cap;
 	if (grow((void **)&b->cpu_after_loss, &cap, (size_t)cpu + 1, 1))
 		return -ENOMEM;
@@ -133,6 +139,7 @@ static int note_cpu(struct rr_builder *b, int cpu)
 			return -ENOMEM;
 	}
 	b->cpu_cap = (int)cap;
+count:
 	if (cpu + 1 > t->nr_cpus)
 		t->nr_cpus = cpu + 1;
 	return 0;
@@ -154,7 +161,7 @@ struct rr_event *rr_builder_push_task(struct rr_builder *b, uint64_t ts, uint32_
 	struct rr_trace *t = b->trace;
 	struct rr_event *ev;
 
-	if (cpu >= b->cpu_cap && note_cpu(b, cpu))
+	if ((cpu >= b->cpu_cap || cpu >= t->nr_cpus) && note_cpu(b, cpu))
 		return NULL;
 	if (t->nr_events == t->cap_events &&
 	    grow_array((void **)&t->events, &t->cap_events, t->nr_events + 1,
@@ -300,7 +307,7 @@ int rr_builder_lost(struct rr_builder *b, int cpu, uint64_t ts, uint64_t count)
 	struct rr_trace *t = b->trace;
 	struct rr_event *ev;
 
-	if (cpu >= b->cpu_cap && note_cpu(b, cpu))
+	if ((cpu >= b->cpu_cap || cpu >= t->nr_cpus) && note_cpu(b, cpu))
 		return -ENOMEM;
 	t->lost_per_cpu[cpu] += count;
 	t->loss_marks_per_cpu[cpu]++;

@@ -26,4 +26,13 @@ for t in text counters options; do
 		ok "fuzz corpus $t: $n files replayed cleanly"
 	fi
 done
+# A fuzz find (docs/robustness.md): a v7 buffer option names cpu 17 while the
+# header says 2 cpus. The cpu count must cover every cpu with events (17 + 1),
+# or the model's per-cpu arrays are too short (seen only under ASan).
+f=$TOP/tests/fuzz/corpus/v7-cpu-beyond-header.dat
+line=$("$RR_BIN" stats "$f" 2>&1 | grep -m1 'cpus,')
+case $line in
+*" 18 cpus,"*) ok "cpu beyond the header's count raises the cpu count" ;;
+*) not_ok "cpu beyond the header's count raises the cpu count" "got: $line" ;;
+esac
 tap_done

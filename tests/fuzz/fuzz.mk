@@ -66,13 +66,8 @@ fuzz-corpus-dir = $(if $(filter load,$(1)),tests/fuzz/corpus,tests/fuzz/corpus-$
 $(FUZZ_TARGETS:%=fuzz-run-%): fuzz-run-%: $(O)/fuzz/fuzz_%
 	@mkdir -p $(O)/fuzz/corpus-$*
 	cp -n $(call fuzz-corpus-dir,$*)/* $(O)/fuzz/corpus-$*/ 2>/dev/null || true
-	cd $(O)/fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-		ASAN_OPTIONS=allocator_may_return_null=1 ./fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=65536 -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 $(FUZZ_FLAGS) \
-		corpus-$* 2>&1 | tee fuzz-$*.log | grep -E '^(stat::|==|SUMMARY|#[0-9]+[[:space:]]+DONE)' || true
-	@! grep -qE '^==[0-9]+==ERROR|^SUMMARY|deadly signal|Test unit written' $(O)/fuzz/fuzz-$*.log
-	@grep -qE '^#[0-9]+[[:space:]]+DONE' $(O)/fuzz/fuzz-$*.log || \
-		{ echo "fuzz_$*: the run did not finish (see $(O)/fuzz/fuzz-$*.log)"; exit 1; }
+	tests/fuzz/run-target.sh $(O)/fuzz/fuzz_$* $(O)/fuzz/corpus-$* $(O)/fuzz/fuzz-$*.log \
+		$(FUZZ_SECONDS) $(FUZZ_FLAGS)
 
 # CI: every target for FUZZ_SECONDS; fails on the first crash, leak or timeout
 fuzz-ci: $(FUZZ_BINS)

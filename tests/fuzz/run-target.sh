@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Run one libFuzzer target for a fixed time and judge the run (make fuzz-run-*).
+#   run-target.sh BIN CORPUS_DIR LOG SECONDS [libFuzzer flags...]
+# Fails on a sanitizer or libFuzzer report (crash, leak, timeout, OOM), and on
+# a run that ends without libFuzzer's closing "DONE" line. On failure it
+# prints the fuzzer's exit status and the end of its log, so a CI transcript
+# alone says what happened. A run killed by SIGKILL with no report at all
+# (the only thing that kills silently: an out-of-memory killer or a
+# supervisor outside the process) is said as such and tried once more with a
+# fresh log; a second silent kill fails.
+set -u
+bin=$1 corpus=$2 log=$3 seconds=$4
+shift 4
+supp=$(cd "$(dirname "$0")/.." && pwd)/lsan.supp
+
+run() {
+	status=0
+	LSAN_OPTIONS="suppressions=$supp" \
+	ASAN_OPTIONS="allocator_may_return_null=1:quarantine_size_mb=64" \
+		"$bin" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
+		-timeout=20 -print_final_stats=1 -artifact_prefix="$(dirname "$log")/" \
+		"$@" "$corpus" >"$log" 2>&1 || status=$?
+	grep -E '^(stat::|#[0-9]+[[:space:]]+DONE)' "$log"
+}
+
+explain() {
+	echo "$(basename "$bin"): $1 (exit status $status; last lines of $log follow)"
+	grep -vE '^(Suppressions used:|  count +bytes template|-{20,}|$)' "$log" |
+		grep -vE '^ +[0-9]+ +[0-9]+ +[a-z_]' | tail -n 25 | sed 's/^/  | /'
+}
+
+reported() {
+	grep -qE '^==[0-9]+== ?ERROR|^SUMMARY|deadly signal|Test unit written' "$log"
+}
+
+run "$@"
+if ! reported && [ "$status" -eq 137 ] && ! grep -qE '^#[0-9]+[[:space:]]+DONE' "$log"; then
+	explain "killed by SIGKILL from outside, with no report; running once more"
+	run "$@"
+fi
+if reported; then
+	explain "the fuzzer reported a failure"
+	exit 1
+fi
+if ! grep -qE '^#[0-9]+[[:space:]]+DONE' "$log"; then
+	explain "the run did not finish"
+	exit 1
+fi
+if [ "$status" -ne 0 ]; then
+	explain "the fuzzer finished but exited non-zero"
+	exit 1
+fi
+exit 0
