@@ -10,11 +10,15 @@
 #include "reclaim_replay/replay.h"
 #include "reclaim_replay/stats.h"
 
-int rr_fuzz_tempfile(const uint8_t *data, size_t size, char path[32])
+int rr_fuzz_tempfile(const uint8_t *data, size_t size, char path[RR_FUZZ_PATH_MAX])
 {
+	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	snprintf(path, 32, "/tmp/rr-fuzz-XXXXXX");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (snprintf(path, RR_FUZZ_PATH_MAX, "%s/rr-fuzz-XXXXXX", dir) >= RR_FUZZ_PATH_MAX)
+		return -1;
 	fd = mkstemp(path);
 	if (fd < 0)
 		return -1;

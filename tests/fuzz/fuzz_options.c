@@ -39,7 +39,7 @@ static struct rr_curves *curves;
 
 static int setup(void)
 {
-	char path[32];
+	char path[RR_FUZZ_PATH_MAX];
 
 	if (model)
 		return 0;

@@ -14,7 +14,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rr_trace *t;
-	char path[32];
+	char path[RR_FUZZ_PATH_MAX];
 
 	if (rr_fuzz_tempfile(data, size, path))
 		return 0;

@@ -14,8 +14,13 @@ bin=$1 corpus=$2 log=$3 seconds=$4
 shift 4
 supp=$(cd "$(dirname "$0")/.." && pwd)/lsan.supp
 
+# the targets' temporary input files (tests/fuzz/fuzz_common.c), beside the log
+tmp=$(dirname "$log")/tmp
+mkdir -p "$tmp"
+
 run() {
 	status=0
+	TMPDIR=$tmp \
 	LSAN_OPTIONS="suppressions=$supp" \
 	ASAN_OPTIONS="allocator_may_return_null=1:quarantine_size_mb=64" \
 		"$bin" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
