@@ -424,7 +424,7 @@ static int cpu_table(struct cur *c, uint64_t *off, uint64_t nr_cpus, uint64_t lo
 				   (unsigned long long)c->size);
 		*off += 16;
 		if (n) {
-			char what[48];
+			char what[64];	/* "%.24s" + "cpu " + 20 digits + " data" */
 
 			snprintf(what, sizeof(what), "%.24scpu %llu data", buffer, (unsigned long long)i);
 			ret = add(c, o, n, "%s", what);
