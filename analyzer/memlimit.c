@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The --max-memory budget (include/reclaim_replay/memlimit.h). */
+/* The --max-memory budget, and early residency of large arrays (include/reclaim_replay/memlimit.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "reclaim_replay/memlimit.h"
 
@@ -48,6 +49,22 @@ uint64_t rr_mem_charged(void)
 int rr_mem_exceeded(void)
 {
 	return __atomic_load_n(&exceeded, __ATOMIC_RELAXED);
+}
+
+int rr_mem_populate(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t from = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t to = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+
+	if (to <= from)
+		return 0;
+	return madvise((void *)from, to - from, MADV_POPULATE_WRITE) ? -1 : 0;
+#else
+	(void)p;
+	(void)bytes;
+	return -1;
+#endif
 }
 
 int rr_parse_size(const char *s, uint64_t *bytes)

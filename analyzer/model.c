@@ -6,6 +6,7 @@
  * The attribution rules are documented in docs/model.md ("Node attribution").
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -460,6 +461,13 @@ static uint32_t task_key(const void *ctx, uint32_t i)
 	return ti == RR_NO_TASK ? (uint32_t)t->nr_tasks : ti;
 }
 
+/* Indexes of 4 MiB or more are written whole right away (rr_mem_populate). */
+static void populate(void *p, size_t bytes)
+{
+	if (bytes >= (4u << 20))
+		(void)rr_mem_populate(p, bytes);
+}
+
 static int index_alloc(struct rr_index *ix, uint32_t nr_keys, uint32_t n)
 {
 	ix->nr_keys = nr_keys;
@@ -468,54 +476,94 @@ static int index_alloc(struct rr_index *ix, uint32_t nr_keys, uint32_t n)
 		return -ENOMEM;
 	ix->off = calloc((size_t)nr_keys + 1, sizeof(*ix->off));
 	ix->idx = malloc((size_t)(n ? n : 1) * sizeof(*ix->idx));
+	if (ix->idx)
+		populate(ix->idx, (size_t)(n ? n : 1) * sizeof(*ix->idx));
 	return ix->off && ix->idx ? 0 : -ENOMEM;
 }
 
 /*
- * by_node and by_task, the same CSR indexes build_csr() makes, in one
- * counting and one filling pass over the event array instead of two each:
- * the array is large and the passes are memory-bound.
+ * One CSR index over the events (build_csr()'s result) whose key is a
+ * field the model never writes, or has finished writing: one counting and
+ * one filling pass over the event array, which is large and memory-bound.
  */
-static int event_indexes(struct rr_model *m, const struct rr_trace *t)
+static inline __attribute__((always_inline)) int
+event_index_fill(struct rr_index *ix, const struct rr_trace *t,
+		 uint32_t (*key_of)(const void *ctx, uint32_t item))
 {
-	struct rr_index *bn = &m->by_node, *bt = &m->by_task;
-	uint32_t n = (uint32_t)t->nr_events, *fill_n, *fill_t;
+	uint32_t n = (uint32_t)t->nr_events, *fill;
 
-	if (index_alloc(bn, (uint32_t)t->nr_nodes + 1, n) ||
-	    index_alloc(bt, (uint32_t)t->nr_tasks + 1, n))
-		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t kn = node_key(t, i), kt = task_key(t, i);
+		uint32_t k = key_of(t, i);
 
-		if (kn < bn->nr_keys)
-			bn->off[kn + 1]++;
-		if (kt < bt->nr_keys)
-			bt->off[kt + 1]++;
+		if (k < ix->nr_keys)
+			ix->off[k + 1]++;
 	}
-	for (uint32_t k = 0; k < bn->nr_keys; k++)
-		bn->off[k + 1] += bn->off[k];
-	for (uint32_t k = 0; k < bt->nr_keys; k++)
-		bt->off[k + 1] += bt->off[k];
-	fill_n = malloc((size_t)bn->nr_keys * sizeof(*fill_n));
-	fill_t = malloc((size_t)bt->nr_keys * sizeof(*fill_t));
-	if (!fill_n || !fill_t) {
-		free(fill_n);
-		free(fill_t);
+	for (uint32_t k = 0; k < ix->nr_keys; k++)
+		ix->off[k + 1] += ix->off[k];
+	fill = malloc((size_t)ix->nr_keys * sizeof(*fill));
+	if (!fill)
 		return -ENOMEM;
-	}
-	memcpy(fill_n, bn->off, (size_t)bn->nr_keys * sizeof(*fill_n));
-	memcpy(fill_t, bt->off, (size_t)bt->nr_keys * sizeof(*fill_t));
+	memcpy(fill, ix->off, (size_t)ix->nr_keys * sizeof(*fill));
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t kn = node_key(t, i), kt = task_key(t, i);
+		uint32_t k = key_of(t, i);
 
-		if (kn < bn->nr_keys)
-			bn->idx[fill_n[kn]++] = i;
-		if (kt < bt->nr_keys)
-			bt->idx[fill_t[kt]++] = i;
+		if (k < ix->nr_keys)
+			ix->idx[fill[k]++] = i;
 	}
-	free(fill_n);
-	free(fill_t);
+	free(fill);
 	return 0;
+}
+
+/*
+ * by_task on a thread of its own, while the model's main pass runs: the
+ * task of an event is never written by the model (only its node is, a
+ * different field), so the index is the same whenever it is built.
+ */
+struct task_index_job {
+	struct rr_index *ix;
+	const struct rr_trace *t;
+	pthread_t thread;
+	int started;
+	int ret;
+};
+
+static void *task_index_thread(void *arg)
+{
+	struct task_index_job *j = arg;
+
+	j->ret = event_index_fill(j->ix, j->t, task_key);
+	return NULL;
+}
+
+/* Allocated (and charged to --max-memory) here, on the calling thread. */
+static int task_index_start(struct task_index_job *j, struct rr_model *m,
+			    const struct rr_trace *t)
+{
+	j->ix = &m->by_task;
+	j->t = t;
+	if (index_alloc(j->ix, (uint32_t)t->nr_tasks + 1, (uint32_t)t->nr_events))
+		return -ENOMEM;
+	/* small traces are not worth a thread; no thread: built at the join */
+	j->started = t->nr_events >= (1u << 16) &&
+		     !pthread_create(&j->thread, NULL, task_index_thread, j);
+	return 0;
+}
+
+static int task_index_join(struct task_index_job *j)
+{
+	int ret;
+
+	if (!j->ix)
+		return 0;
+	if (j->started) {
+		pthread_join(j->thread, NULL);
+		ret = j->ret;
+	} else {
+		ret = event_index_fill(j->ix, j->t, task_key);
+	}
+	j->ix = NULL;
+	j->started = 0;
+	return ret;
 }
 
 static uint32_t episode_key(const void *ctx, uint32_t i)
@@ -666,6 +714,7 @@ write_back:
 
 int rr_model_build(struct rr_trace *t, struct rr_model **out)
 {
+	struct task_index_job tj = { 0 };
 	struct builder b = { 0 };
 	struct rr_model *m;
 	uint32_t *votes = NULL;
@@ -695,6 +744,8 @@ int rr_model_build(struct rr_trace *t, struct rr_model **out)
 		b.ts[i].episode = b.ts[i].softlimit = b.ts[i].kswapd = RR_NONE;
 		b.ts[i].isolate = RR_NONE;
 	}
+	if (task_index_start(&tj, m, t))
+		goto fail;
 	for (size_t i = 0; i < t->nr_events; i++) {
 		/*
 		 * writeback_written's nr_pages is a budget: negative when
@@ -713,11 +764,17 @@ int rr_model_build(struct rr_trace *t, struct rr_model **out)
 		goto fail;
 	if (attribute_episodes(m, t))
 		goto fail;
-	if (event_indexes(m, t))
+	/* by_node: after attribute_episodes(), the last writer of ev->nid */
+	if (index_alloc(&m->by_node, (uint32_t)t->nr_nodes + 1, (uint32_t)t->nr_events) ||
+	    event_index_fill(&m->by_node, t, node_key))
+		goto fail;
+	if (task_index_join(&tj))
 		goto fail;
 	ret = 0;
 	*out = m;
 fail:
+	if (tj.started)		/* a failure before the join: the thread reads the trace */
+		pthread_join(tj.thread, NULL);
 	free(votes);
 	free(b.ts);
 	free(b.loss_end);

@@ -155,6 +155,35 @@ struct rr_event *rr_builder_push(struct rr_builder *b, uint64_t ts, uint32_t pid
 	return rr_builder_push_task(b, ts, task, cpu, type);
 }
 
+/*
+ * Make the event array's next pages resident in one madvise() each 1 MiB
+ * instead of a page fault each 4 KiB (35 000 faults, about 80 ms, for the
+ * 144 MB of a 3 M-event trace). Only pages wholly inside the array's
+ * capacity, 1 MiB ahead of the last event, so RSS grows by at most 1 MiB
+ * more than the events written. Without MADV_POPULATE_WRITE (Linux < 5.14)
+ * the pages fault in as before.
+ */
+static void populate_ahead(struct rr_builder *b)
+{
+	enum { STEP = 1 << 20 };
+	struct rr_trace *t = b->trace;
+	uintptr_t base = (uintptr_t)t->events, end = base + t->cap_events * sizeof(*t->events);
+	uintptr_t from = base + b->populated, to;
+
+	from = (from + 4095) & ~(uintptr_t)4095;
+	to = (from + STEP) & ~(uintptr_t)4095;
+	if (to > (end & ~(uintptr_t)4095))
+		to = end & ~(uintptr_t)4095;
+	if (end - base < 4 * STEP || to <= from) {
+		b->populated = end - base;	/* asked again once the array grows */
+		return;
+	}
+	if (rr_mem_populate((void *)from, to - from))
+		b->populated = SIZE_MAX;	/* not supported here: stop asking */
+	else
+		b->populated = to - base;
+}
+
 struct rr_event *rr_builder_push_task(struct rr_builder *b, uint64_t ts, uint32_t task, int cpu,
 				      enum rr_event_type type)
 {
@@ -167,6 +196,8 @@ struct rr_event *rr_builder_push_task(struct rr_builder *b, uint64_t ts, uint32_
 	    grow_array((void **)&t->events, &t->cap_events, t->nr_events + 1,
 		       sizeof(*t->events), 0))
 		return NULL;
+	if ((t->nr_events + 1) * sizeof(*ev) > b->populated)
+		populate_ahead(b);
 	ev = &t->events[t->nr_events];
 	memset(ev, 0, sizeof(*ev));
 	ev->task = task;

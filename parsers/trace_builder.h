@@ -25,6 +25,7 @@ struct rr_builder {
 	int cpu_cap;
 	uint64_t last_ts;
 	int unsorted;
+	size_t populated;	/* bytes of the event array made resident ahead */
 };
 
 int rr_builder_init(struct rr_builder *b, struct rr_trace *trace);

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "reclaim_replay/error.h"
 #include "reclaim_replay/trace.h"
+#include "report/input_hash.h"
 
 int rr_inputs_load(struct rr_inputs *ins, char **paths, int nr)
 {
@@ -17,7 +18,11 @@ int rr_inputs_load(struct rr_inputs *ins, char **paths, int nr)
 	for (int i = 0; i < nr; i++) {
 		struct rr_trace *t;
 		struct rr_model *m;
-		int ret = rr_trace_load(paths[i], &t);
+		int ret;
+
+		/* inputs[].sha256, when a report wants it, hashes while we read */
+		rr_input_hash_prefetch(paths[i]);
+		ret = rr_trace_load(paths[i], &t);
 
 		if (ret)
 			return ret;

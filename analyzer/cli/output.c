@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "reclaim_replay/error.h"
 #include "reclaim_replay/memlimit.h"
+#include "report/input_hash.h"
 
 int rr_cli_common_option(struct rr_cli *cli, int opt, const char *arg)
 {
@@ -17,6 +18,8 @@ int rr_cli_common_option(struct rr_cli *cli, int opt, const char *arg)
 		__attribute__((fallthrough));
 	case 'j':
 		cli->json = 1;
+		/* the report's inputs[].sha256 is then hashed while loading */
+		rr_input_hash_want();
 		return 1;
 	case 'o':
 		cli->output = arg;

@@ -27,6 +27,14 @@ static inline int rr_mem_charge_new(size_t bytes)
 }
 uint64_t rr_mem_charged(void);
 int rr_mem_exceeded(void);
+/*
+ * The whole pages of [@p, @p + @bytes), about to be written, made resident
+ * in one madvise(MADV_POPULATE_WRITE) instead of a page fault each 4 KiB
+ * (tens of thousands for the arrays of a large trace). 0, or -1 where the
+ * kernel (before 5.14) or the headers lack it: the pages then fault in as
+ * they are written, as without the call.
+ */
+int rr_mem_populate(void *p, size_t bytes);
 /* "64M", "1.5G", "100000" (bytes), "512k": 0 and *@bytes, or -1. */
 int rr_parse_size(const char *s, uint64_t *bytes);
 
