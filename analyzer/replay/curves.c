@@ -172,17 +172,30 @@ static int collect_events(const struct rr_model *m, struct node_build *nb, int n
 /*
  * first_after() starting from *@hint, the answer of the previous lookup:
  * a replay asks in nearly increasing time, so the answer is usually the
- * hint or a few points later. Gallops forward, else searches the prefix.
+ * hint or a few points away. Gallops forward or back from it, so a lookup
+ * costs O(log distance). The points are in time order, so the answer is
+ * the same as a plain binary search's.
  */
-static size_t first_after_hinted(const struct rr_point *p, size_t n, uint64_t t, size_t *hint)
+size_t rr_points_first_after(const struct rr_point *p, size_t n, uint64_t t, size_t *hint)
 {
 	size_t h = *hint, step = 1, lo, hi;
 
 	if (h > n)
 		h = n;
 	if (h > 0 && p[h - 1].ts > t) {
-		lo = 0;
+		/*
+		 * p[h - 1].ts > t: gallop back until a point at or before t
+		 * (tasks replayed with different shifts ask slightly back in
+		 * time); the answer lies in [lo, hi], and p[hi].ts > t.
+		 */
 		hi = h - 1;
+		for (;;) {
+			lo = hi > step ? hi - step : 0;
+			if (!lo || p[lo - 1].ts <= t)
+				break;
+			hi = lo - 1;
+			step *= 2;
+		}
 	} else {
 		/* p[h - 1].ts <= t: gallop until a point after t */
 		lo = h;
@@ -210,9 +223,17 @@ static size_t first_after_hinted(const struct rr_point *p, size_t n, uint64_t t,
 /* Index of the first point with ts > @t (n when none). */
 static size_t first_after(const struct rr_point *p, size_t n, uint64_t t)
 {
-	size_t hint = 0;
+	size_t lo = 0, hi = n;
 
-	return first_after_hinted(p, n, t, &hint);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Index of the last point with ts <= @t, or -1. */
@@ -269,6 +290,34 @@ static int time_samples_by_completions(struct vec *out, const struct vec *sample
 	return 0;
 }
 
+static int build_briefs(const struct rr_model *m, struct rr_curves *c)
+{
+	const struct rr_trace *t = m->trace;
+
+	c->briefs = calloc((size_t)m->nr_batches + 1, sizeof(*c->briefs));
+	if (!c->briefs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < m->nr_batches; i++) {
+		const struct rr_batch *b = &m->batches[i];
+		struct rr_batch_brief *bb = &c->briefs[i];
+		const struct rr_event *sh;
+
+		bb->episode = b->episode;
+		bb->nid = b->nid;
+		if (b->shrink_event == RR_NONE)
+			continue;
+		sh = &t->events[b->shrink_event];
+		bb->work_ns = b->isolate_event != RR_NONE ?
+			sh->ts - t->events[b->isolate_event].ts : 0;
+		if (sh->type == RR_EV_SHRINK_INACTIVE) {
+			bb->inactive = 1;
+			bb->scanned = sh->v[RR_V_SI_SCANNED];
+			bb->reclaimed = sh->v[RR_V_SI_RECLAIMED];
+		}
+	}
+	return 0;
+}
+
 int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 {
 	const struct rr_trace *t = m->trace;
@@ -283,6 +332,7 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 		goto out;
 	c->nr_nodes = nr_nodes;
 	c->page_size = t->page_size > 0 ? t->page_size : 4096;
+	c->hz = rr_model_hz(m, NULL);
 	for (size_t i = 0; i < t->nr_samples && !c->sampled; i++)
 		c->sampled = (t->samples[i].present & (1u << RR_C_NR_WRITTEN)) != 0;
 	c->node = calloc((size_t)nr_nodes, sizeof(*c->node));
@@ -315,6 +365,10 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 			      cmp_source);
 		nc->written = nb[n].written.p;
 		nc->nr_written = nb[n].written.n;
+		nc->written_monotone = 1;
+		for (size_t i = 1; i < nc->nr_written; i++)
+			if (nc->written[i].v < nc->written[i - 1].v)
+				nc->written_monotone = 0;
 		nc->isolation_pass = nb[n].iso.p;
 		nc->nr_isolation_pass = nb[n].iso.n;
 		nc->direct_batches = nb[n].direct.p;
@@ -335,7 +389,7 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 	if (rr_decisions_build(m, &c->decisions))
 		goto out;
 	c->have_decisions = 1;
-	if (rr_task_figures_build(m, &c->decisions, &c->figures))
+	if (rr_task_figures_build(m, &c->decisions, &c->figures) || build_briefs(m, c))
 		goto out;
 	*out = c;
 	c = NULL;
@@ -380,6 +434,7 @@ void rr_curves_free(struct rr_curves *c)
 	if (c->have_decisions)
 		rr_decisions_release(&c->decisions);
 	free(c->figures);
+	free(c->briefs);
 	free(c);
 }
 
@@ -394,9 +449,10 @@ int rr_curves_sampled(const struct rr_curves *c)
 }
 
 
-uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t)
+/* W(t) once the index of the first written point after @t is known. */
+static uint64_t written_at_index(const struct rr_node_curves *n, uint64_t t, size_t after)
 {
-	long i = last_at_or_before(n->written, n->nr_written, t);
+	long i = (long)after - 1;
 	const struct rr_point *a, *b;
 
 	if (i < 0)
@@ -411,16 +467,39 @@ uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t)
 				 (double)(b->ts - a->ts));
 }
 
-uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from, uint64_t target)
+uint64_t rr_curve_written_at_hinted(const struct rr_node_curves *n, uint64_t t, size_t *hint)
 {
-	long i = last_at_or_before(n->written, n->nr_written, from);
-	size_t lo, hi;
+	return written_at_index(n, t, rr_points_first_after(n->written, n->nr_written, t, hint));
+}
 
-	if (rr_curve_written_at(n, from) > target)
+uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t)
+{
+	size_t hint = 0;
+
+	return rr_curve_written_at_hinted(n, t, &hint);
+}
+
+uint64_t rr_curve_written_exceeds_hinted(const struct rr_node_curves *n, uint64_t from,
+					 uint64_t target, size_t *hint)
+{
+	size_t after = rr_points_first_after(n->written, n->nr_written, from, hint), lo, hi;
+
+	if (written_at_index(n, from, after) > target)
 		return from;
 	/* W is monotone: binary search the first point above the target */
-	lo = i < 0 ? 0 : (size_t)i + 1;
+	lo = after;
 	hi = n->nr_written;
+	if (n->written_monotone) {
+		/* the target is usually a few points on: gallop to bound it */
+		size_t step = 1;
+
+		while (lo + step < hi && n->written[lo + step - 1].v <= target) {
+			lo += step;
+			step *= 2;
+		}
+		if (lo + step < hi)
+			hi = lo + step;
+	}
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -444,6 +523,13 @@ uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from,
 	return n->written[lo].ts < from ? from : n->written[lo].ts;
 }
 
+uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from, uint64_t target)
+{
+	size_t hint = 0;
+
+	return rr_curve_written_exceeds_hinted(n, from, target, &hint);
+}
+
 static size_t first_source_after(const struct rr_wake_source *s, size_t n, uint64_t t)
 {
 	size_t lo = 0, hi = n;
@@ -459,19 +545,76 @@ static size_t first_source_after(const struct rr_wake_source *s, size_t n, uint6
 	return lo;
 }
 
-uint64_t rr_curve_next_isolation_pass(const struct rr_node_curves *n, uint64_t from, uint32_t task)
+/* first_source_after() from *@hint, as rr_points_first_after() does it. */
+static size_t first_source_after_hinted(const struct rr_wake_source *s, size_t n, uint64_t t,
+					size_t *hint)
 {
-	for (size_t i = first_source_after(n->isolation_pass, n->nr_isolation_pass, from);
+	size_t h, step = 1, lo, hi;
+
+	if (!hint)
+		return first_source_after(s, n, t);
+	h = *hint;
+	if (h > n)
+		h = n;
+	if (h > 0 && s[h - 1].ts > t) {
+		hi = h - 1;
+		for (;;) {
+			lo = hi > step ? hi - step : 0;
+			if (!lo || s[lo - 1].ts <= t)
+				break;
+			hi = lo - 1;
+			step *= 2;
+		}
+	} else {
+		lo = h;
+		hi = h;
+		while (hi < n && s[hi].ts <= t) {
+			lo = hi + 1;
+			hi += step;
+			step *= 2;
+		}
+		if (hi > n)
+			hi = n;
+	}
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*hint = lo;
+	return lo;
+}
+
+uint64_t rr_curve_next_isolation_pass_hinted(const struct rr_node_curves *n, uint64_t from,
+					     uint32_t task, struct rr_curve_hints *h)
+{
+	for (size_t i = first_source_after_hinted(n->isolation_pass, n->nr_isolation_pass, from,
+						  h ? &h->isolation : NULL);
 	     i < n->nr_isolation_pass; i++)
 		if (n->isolation_pass[i].task != task)
 			return n->isolation_pass[i].ts;
 	return UINT64_MAX;
 }
 
+uint64_t rr_curve_next_isolation_pass(const struct rr_node_curves *n, uint64_t from, uint32_t task)
+{
+	return rr_curve_next_isolation_pass_hinted(n, from, task, NULL);
+}
+
 uint64_t rr_curve_next_progress(const struct rr_node_curves *n, uint64_t from, uint32_t task,
 				uint32_t ppm)
 {
-	size_t i = first_source_after(n->direct_batches, n->nr_direct_batches, from);
+	return rr_curve_next_progress_hinted(n, from, task, ppm, NULL);
+}
+
+uint64_t rr_curve_next_progress_hinted(const struct rr_node_curves *n, uint64_t from,
+				       uint32_t task, uint32_t ppm, struct rr_curve_hints *h)
+{
+	size_t i = first_source_after_hinted(n->direct_batches, n->nr_direct_batches, from,
+					     h ? &h->direct : NULL);
 
 	/* the next batch above ppm, skipping the sleeper's own */
 	while ((i = rr_curve_next_batch_above(n, i, ppm)) < n->nr_direct_batches) {
@@ -490,7 +633,7 @@ int64_t rr_curve_efficiency_ppm(const struct rr_node_curves *n, uint64_t t)
 int64_t rr_curve_efficiency_ppm_hinted(const struct rr_node_curves *n, uint64_t t,
 				       struct rr_curve_hints *h)
 {
-	long hi = h ? (long)first_after_hinted(n->cum_scanned, n->nr_cum, t, &h->cum_hi) - 1 :
+	long hi = h ? (long)rr_points_first_after(n->cum_scanned, n->nr_cum, t, &h->cum_hi) - 1 :
 		last_at_or_before(n->cum_scanned, n->nr_cum, t);
 
 	if (hi < 0)
@@ -503,7 +646,7 @@ int64_t rr_curve_efficiency_ppm_hinted(const struct rr_node_curves *n, uint64_t 
 	for (uint64_t w = EFFICIENCY_WINDOW_NS, k = 0; w <= EFFICIENCY_MAX_WINDOW_NS; w *= 2, k++) {
 		uint64_t from = t > w ? t - w : 0;
 		long lo = h && k < RR_EFFICIENCY_WINDOWS ?
-			(long)first_after_hinted(n->cum_scanned, n->nr_cum, from, &h->cum_lo[k]) - 1 :
+			(long)rr_points_first_after(n->cum_scanned, n->nr_cum, from, &h->cum_lo[k]) - 1 :
 			last_at_or_before(n->cum_scanned, n->nr_cum, from);
 		uint64_t s0 = lo < 0 ? 0 : n->cum_scanned[lo].v;
 		uint64_t r0 = lo < 0 ? 0 : n->cum_reclaimed[lo].v;
@@ -524,7 +667,7 @@ uint64_t rr_curve_inflight_at(const struct rr_curves *c, uint64_t t)
 
 uint64_t rr_curve_inflight_at_hinted(const struct rr_curves *c, uint64_t t, size_t *hint)
 {
-	size_t i = first_after_hinted(c->inflight, c->nr_inflight, t, hint);
+	size_t i = rr_points_first_after(c->inflight, c->nr_inflight, t, hint);
 
 	return i ? c->inflight[i - 1].v : 0;
 }
@@ -541,7 +684,7 @@ uint64_t rr_curve_uncongested_after(const struct rr_curves *c, uint64_t from, ui
 	return UINT64_MAX;
 }
 
-/* first_after_hinted() over a node's samples (pointers to them, by time). */
+/* rr_points_first_after() over a node's samples (pointers to them, by time). */
 static size_t first_sample_after(const struct rr_node_curves *n, uint64_t t, size_t *hint)
 {
 	size_t i = *hint, step = 1, lo, hi;
@@ -588,17 +731,31 @@ const struct rr_counter_sample *rr_curve_sample_at(const struct rr_node_curves *
 	return i ? n->samples[i - 1] : NULL;
 }
 
-uint64_t rr_curve_next_sample_after(const struct rr_node_curves *n, uint64_t t)
+uint64_t rr_curve_next_sample_after_hinted(const struct rr_node_curves *n, uint64_t t,
+					   struct rr_curve_hints *h)
 {
-	size_t hint = 0, i = first_sample_after(n, t, &hint);
+	size_t i = first_sample_after(n, t, &h->sample);
 
 	return i < n->nr_samples ? n->samples[i]->ts : UINT64_MAX;
 }
 
+uint64_t rr_curve_next_sample_after(const struct rr_node_curves *n, uint64_t t)
+{
+	struct rr_curve_hints h = { 0 };
+
+	return rr_curve_next_sample_after_hinted(n, t, &h);
+}
+
+uint64_t rr_curve_next_inflight_after_hinted(const struct rr_curves *c, uint64_t t, size_t *hint)
+{
+	size_t k = rr_points_first_after(c->inflight, c->nr_inflight, t, hint);
+
+	return k < c->nr_inflight ? c->inflight[k].ts : UINT64_MAX;
+}
+
 uint64_t rr_curve_next_inflight_after(const struct rr_curves *c, uint64_t t)
 {
-	long i = last_at_or_before(c->inflight, c->nr_inflight, t);
-	size_t k = i < 0 ? 0 : (size_t)i + 1;
+	size_t k = first_after(c->inflight, c->nr_inflight, t);
 
 	return k < c->nr_inflight ? c->inflight[k].ts : UINT64_MAX;
 }

@@ -30,6 +30,7 @@ struct rr_wake_source {
 struct rr_node_curves {
 	struct rr_point *written;	/* cumulative pages written back */
 	size_t nr_written;
+	int written_monotone;	/* no point below the one before (a sample may go down) */
 
 	struct rr_wake_source *isolation_pass;	/* too_many_isolated() came out false */
 	size_t nr_isolation_pass;
@@ -47,6 +48,19 @@ struct rr_node_curves {
 	size_t progress_size;		/* its leaves (a power of two) */
 };
 
+/*
+ * What a replay reads of each model batch, in one place: walking a batch
+ * otherwise loads the batch, its shrink event and its isolate event, three
+ * cache misses apart in the event array (docs/performance.md).
+ */
+struct rr_batch_brief {
+	uint64_t work_ns;	/* isolate to shrink; 0 without an isolate */
+	uint32_t scanned, reclaimed;	/* the shrink_inactive's; 0 otherwise */
+	uint32_t episode;	/* the batch's */
+	int16_t nid;		/* the batch's, as recorded */
+	uint8_t inactive;	/* closed by mm_vmscan_lru_shrink_inactive */
+};
+
 struct rr_curves {
 	int nr_nodes;
 	struct rr_node_curves *node;
@@ -54,12 +68,15 @@ struct rr_curves {
 	size_t nr_inflight;
 	int sampled;
 	int page_size;
+	uint32_t hz;	/* rr_model_hz() of the model, which walks every throttle */
 	/* The model's decision points and task timelines: they depend on the
 	 * model only, so they are built here once and shared by every replay. */
 	struct rr_decisions decisions;
 	int have_decisions;
 	/* each decision point's task figures (task_figures.c), same order */
 	struct rr_task_figures *figures;
+	/* one per model batch (same index); filled for batches with a shrink */
+	struct rr_batch_brief *briefs;
 };
 
 /* The decision points of the model the curves were built from. */
@@ -68,6 +85,13 @@ const struct rr_decisions *rr_curves_decisions(const struct rr_curves *c);
 uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t);
 /* First time >= @from when W(t) > @target; UINT64_MAX when never. */
 uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from, uint64_t target);
+/* The same, the search of @t or @from starting at *@hint (see below). */
+uint64_t rr_curve_written_at_hinted(const struct rr_node_curves *n, uint64_t t, size_t *hint);
+uint64_t rr_curve_written_exceeds_hinted(const struct rr_node_curves *n, uint64_t from,
+					 uint64_t target, size_t *hint);
+/* Index of the first of @n points (in time order) with ts > @t, searched from
+ * *@hint, the answer of the caller's previous lookup, which it updates. */
+size_t rr_points_first_after(const struct rr_point *p, size_t n, uint64_t t, size_t *hint);
 /* First isolation-check pass on the node after @from by a task other than @task. */
 uint64_t rr_curve_next_isolation_pass(const struct rr_node_curves *n, uint64_t from, uint32_t task);
 /* First direct-reclaim batch after @from by another task with efficiency > @ppm. */
@@ -92,8 +116,6 @@ uint32_t rr_curve_best_efficiency_ppm(const struct rr_node_curves *n, uint64_t f
 int rr_curve_build_progress_index(struct rr_node_curves *n);
 /* Index of the first direct batch at or after @start above @ppm, else nr_direct_batches. */
 size_t rr_curve_next_batch_above(const struct rr_node_curves *n, size_t start, uint32_t ppm);
-uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t recorded_ts,
-				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed);
 
 /*
  * The same lookups for a caller that asks in nearly increasing time (a
@@ -104,11 +126,27 @@ uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t record
 #define RR_EFFICIENCY_WINDOWS 4	/* 100, 200, 400, 800 ms (curves.c) */
 struct rr_curve_hints {
 	size_t cum_hi, cum_lo[RR_EFFICIENCY_WINDOWS], sample;	/* one per efficiency window */
+	size_t written;			/* W(t) lookups (WRITEBACK waiters) */
+	size_t late_from, late_to;	/* late batches: recorded and replayed time */
+	size_t isolation, direct;	/* ISOLATED and progress wakes */
 };
 int64_t rr_curve_efficiency_ppm_hinted(const struct rr_node_curves *n, uint64_t t,
 				       struct rr_curve_hints *h);
 const struct rr_counter_sample *rr_curve_sample_at_hinted(const struct rr_node_curves *n,
 							  uint64_t t, struct rr_curve_hints *h);
 uint64_t rr_curve_inflight_at_hinted(const struct rr_curves *c, uint64_t t, size_t *hint);
+uint64_t rr_curve_next_isolation_pass_hinted(const struct rr_node_curves *n, uint64_t from,
+					     uint32_t task, struct rr_curve_hints *h);
+uint64_t rr_curve_next_progress_hinted(const struct rr_node_curves *n, uint64_t from,
+				       uint32_t task, uint32_t ppm, struct rr_curve_hints *h);
+uint64_t rr_curve_next_sample_after_hinted(const struct rr_node_curves *n, uint64_t t,
+					   struct rr_curve_hints *h);
+uint64_t rr_curve_next_inflight_after_hinted(const struct rr_curves *c, uint64_t t, size_t *hint);
+
+/* late_batches.c: the reclaimed pages of a batch recorded at @recorded_ts that
+ * runs at @replayed_ts; @h: the caller's hints for this node, or NULL */
+uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t recorded_ts,
+				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed,
+				 struct rr_curve_hints *h);
 
 #endif

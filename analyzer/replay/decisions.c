@@ -420,6 +420,35 @@ static int add_task_item(struct vec *items, struct vec *tasks, uint64_t ts, uint
 	return add_item(items, ts, kind, index);
 }
 
+/* Each point's batch and task fields (struct rr_dpoint), read at every ask. */
+static void copy_batch_fields(const struct rr_model *m, struct rr_decisions *d)
+{
+	const struct rr_trace *t = m->trace;
+
+	for (uint32_t i = 0; i < d->nr_points; i++) {
+		struct rr_dpoint *p = &d->points[i];
+		const struct rr_event *sh;
+
+		p->pid = p->task != RR_NO_TASK ? t->tasks[p->task].pid : 0;
+		p->priority = -1;
+		p->batch_scanned = p->batch_reclaimed = 0;
+		p->batch_dirty = p->batch_congested = p->batch_writeback = 0;
+		p->batch_immediate = 0;
+		if (p->batch == RR_NONE || m->batches[p->batch].shrink_event == RR_NONE)
+			continue;
+		sh = &t->events[m->batches[p->batch].shrink_event];
+		if (sh->type != RR_EV_SHRINK_INACTIVE)
+			continue;
+		p->priority = sh->aux;
+		p->batch_scanned = sh->v[RR_V_SI_SCANNED];
+		p->batch_reclaimed = sh->v[RR_V_SI_RECLAIMED];
+		p->batch_dirty = sh->v[RR_V_SI_DIRTY];
+		p->batch_congested = sh->v[RR_V_SI_CONGESTED];
+		p->batch_writeback = sh->v[RR_V_SI_WRITEBACK];
+		p->batch_immediate = sh->v[RR_V_SI_IMMEDIATE];
+	}
+}
+
 static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
 {
 	const struct rr_trace *t = m->trace;
@@ -554,6 +583,7 @@ int rr_decisions_build(const struct rr_model *m, struct rr_decisions *d)
 	d->points = pts.p;
 	d->nr_points = (uint32_t)pts.n;
 	pts.p = NULL;
+	copy_batch_fields(m, d);
 	ret = lay_out_items(m, d);
 out:
 	free(pts.p);

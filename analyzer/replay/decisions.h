@@ -25,6 +25,16 @@ struct rr_dpoint {
 	uint8_t site;		/* enum rr_site */
 	uint32_t flags;		/* RR_DP_* */
 	uint64_t recorded_timeout_ns, recorded_delayed_ns;
+	/*
+	 * What a replay reads of the batch and the task at each ask, copied
+	 * here once (the batch's shrink event is a cache miss away): the
+	 * fields of the same names in struct rr_decision_point. priority -1
+	 * and the rest 0 unless the batch ended in a shrink_inactive.
+	 */
+	int32_t priority;
+	uint32_t pid;
+	uint32_t batch_scanned, batch_reclaimed;
+	uint32_t batch_dirty, batch_congested, batch_writeback, batch_immediate;
 };
 
 /* A task's timeline as the replay walks it. */

@@ -14,57 +14,16 @@
 
 #include "engine.h"
 
-int rr_heap_push(struct heap *h, uint64_t key, uint32_t task, uint32_t version)
+int rr_heap_grow(struct heap *h)
 {
-	size_t i;
+	size_t ncap = h->cap ? h->cap * 2 : 256;
+	struct heap_entry *ne = realloc(h->e, ncap * sizeof(*ne));
 
-	if (h->n == h->cap) {
-		size_t ncap = h->cap ? h->cap * 2 : 256;
-		struct heap_entry *ne = realloc(h->e, ncap * sizeof(*ne));
-
-		if (!ne)
-			return -ENOMEM;
-		h->e = ne;
-		h->cap = ncap;
-	}
-	i = h->n++;
-	while (i) {
-		size_t parent = (i - 1) / 2;
-
-		if (h->e[parent].key < key || (h->e[parent].key == key && h->e[parent].task <= task))
-			break;
-		h->e[i] = h->e[parent];
-		i = parent;
-	}
-	h->e[i] = (struct heap_entry){ key, task, version };
+	if (!ne)
+		return -ENOMEM;
+	h->e = ne;
+	h->cap = ncap;
 	return 0;
-}
-
-struct heap_entry rr_heap_pop(struct heap *h)
-{
-	struct heap_entry top = h->e[0], last = h->e[--h->n];
-	size_t i = 0;
-
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		const struct heap_entry *best = &last;
-
-		if (l < h->n && (h->e[l].key < best->key ||
-				 (h->e[l].key == best->key && h->e[l].task < best->task))) {
-			m = l;
-			best = &h->e[l];
-		}
-		if (r < h->n && (h->e[r].key < best->key ||
-				 (h->e[r].key == best->key && h->e[r].task < best->task)))
-			m = r;
-		if (m == i)
-			break;
-		h->e[i] = h->e[m];
-		i = m;
-	}
-	if (h->n)
-		h->e[i] = last;
-	return top;
 }
 
 
@@ -119,10 +78,9 @@ static int episode_end(struct engine *g, struct task_run *tr, uint32_t e)
  * timeouts on real traces, so episodes keep their extent (docs/model.md,
  * "Deviations").
  */
-static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
+static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index, uint64_t sh_ts)
 {
-	const struct rr_batch *b = &g->m->batches[b_index];
-	const struct rr_event *sh = &g->t->events[b->shrink_event];
+	const struct rr_batch_brief *b = &g->c->briefs[b_index];	/* sh_ts: its shrink's */
 	uint64_t reclaimed;
 
 	/*
@@ -132,25 +90,24 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
 	 * the task did other things in between.
 	 */
 	{
-		uint64_t work = b->isolate_event != RR_NONE ?
-			sh->ts - g->t->events[b->isolate_event].ts : 0;
-		uint64_t period = tr->last_shrink_ts && sh->ts > tr->last_shrink_ts ?
-			sh->ts - tr->last_shrink_ts : work;
+		uint64_t work = b->work_ns;
+		uint64_t period = tr->last_shrink_ts && sh_ts > tr->last_shrink_ts ?
+			sh_ts - tr->last_shrink_ts : work;
 
 		if (period > MAX_BATCH_NS)
 			period = work > MAX_BATCH_NS ? MAX_BATCH_NS : work;
 		tr->last_batch_ns = period > MIN_BATCH_NS ? period : MIN_BATCH_NS;
-		tr->last_shrink_ts = sh->ts;
+		tr->last_shrink_ts = sh_ts;
 	}
-	if (sh->type != RR_EV_SHRINK_INACTIVE)
+	if (!b->inactive)
 		return;
-	tr->last_batch_scanned = sh->v[RR_V_SI_SCANNED];
-	reclaimed = sh->v[RR_V_SI_RECLAIMED];
+	tr->last_batch_scanned = b->scanned;
+	reclaimed = b->reclaimed;
 	if (tr->shift > 0 && !g->pinned) {
 		int nid = b->nid >= 0 && b->nid < g->c->nr_nodes ? b->nid : 0;
-		uint64_t r = rr_late_batch_reclaimed(&g->c->node[nid], sh->ts,
-						     add_shift(sh->ts, tr->shift),
-						     sh->v[RR_V_SI_SCANNED], reclaimed);
+		uint64_t r = rr_late_batch_reclaimed(&g->c->node[nid], sh_ts,
+						     add_shift(sh_ts, tr->shift),
+						     b->scanned, reclaimed, &g->hints[nid]);
 
 		if (r > reclaimed) {
 			node_of(g, b->nid)->late_batches++;
@@ -158,9 +115,38 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index)
 			reclaimed = r;
 		}
 	}
-	account_batch(g, b->nid, sh->v[RR_V_SI_SCANNED], reclaimed);
+	account_batch(g, b->nid, b->scanned, reclaimed);
 	if (b->episode != RR_NONE)
 		g->eps[b->episode].reclaimed += reclaimed;
+}
+
+/*
+ * A task that yields runs again only after others have: load what its next
+ * item will read meanwhile. On traces of hundreds of tasks each resumption
+ * otherwise starts with cache misses on the batch, point or episode, which
+ * were most of a replay's time (docs/performance.md). A hint only.
+ */
+#define PREFETCH_AHEAD 2	/* items: a task often runs several in a row */
+
+static inline void prefetch_item(const struct engine *g, const struct rr_item *it)
+{
+	switch (it->kind) {
+	case RR_ITEM_BATCH:
+		__builtin_prefetch(&g->c->briefs[it->index]);
+		break;
+	case RR_ITEM_DECISION:
+		__builtin_prefetch(&g->d.points[it->index]);
+		__builtin_prefetch((const char *)&g->d.points[it->index] +
+				   sizeof(struct rr_dpoint) - 1);
+		__builtin_prefetch(&g->c->figures[it->index]);
+		__builtin_prefetch((const char *)&g->c->figures[it->index] +
+				   sizeof(struct rr_task_figures) - 1);
+		break;
+	default:
+		__builtin_prefetch(&g->m->episodes[it->index]);
+		__builtin_prefetch(&g->eps[it->index], 1);
+		break;
+	}
 }
 
 /* Walk task @k's items until it sleeps or its next item lies after others'. */
@@ -172,9 +158,14 @@ static int run_task(struct engine *g, uint32_t k)
 		const struct rr_item *it = &g->d.items[tr->cursor];
 		uint64_t at = add_shift(it->ts, tr->shift);
 
+		if (tr->cursor + PREFETCH_AHEAD < tr->end)
+			prefetch_item(g, it + PREFETCH_AHEAD);
+
 		/* yield to any task whose next step comes first */
-		if (g->heap.n && g->heap.e[0].key < at)
+		if (g->heap.n && g->heap.e[0].key < at) {
+			prefetch_item(g, it);
 			return rr_heap_push(&g->heap, at, k, tr->version);
+		}
 		tr->cursor++;
 		switch (it->kind) {
 		case RR_ITEM_EPISODE_BEGIN: {
@@ -189,7 +180,7 @@ static int run_task(struct engine *g, uint32_t k)
 			break;
 		}
 		case RR_ITEM_BATCH:
-			batch_item(g, tr, it->index);
+			batch_item(g, tr, it->index, it->ts);
 			break;
 		case RR_ITEM_DECISION: {
 			const struct rr_dpoint *p = &g->d.points[it->index];
@@ -233,7 +224,7 @@ static int engine_init(struct engine *g, const struct rr_model *m, const struct 
 	g->c = c;
 	g->pol = pol;
 	g->out = out;
-	g->hz = rr_model_hz(m, NULL);
+	g->hz = c->hz;
 	g->dd = rr_curves_decisions(c);
 	if (!g->dd)
 		return -ENOMEM;
@@ -293,6 +284,51 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Sort @v ascending: an LSD radix sort by bytes, skipping the bytes every
+ * value shares (stall lengths fit in 4 or 5 of the 8); qsort() when short
+ * or when no scratch space can be had. Values only, so any sort gives the
+ * same array.
+ */
+static void sort_u64(uint64_t *v, size_t n)
+{
+	size_t count[8][256] = { { 0 } };
+	uint64_t *tmp, *src = v, *dst;
+
+	if (n < 256 || !(tmp = malloc(n * sizeof(*tmp)))) {
+		if (n > 1)
+			qsort(v, n, sizeof(*v), cmp_u64);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (unsigned b = 0; b < 8; b++)
+			count[b][(v[i] >> (8 * b)) & 0xff]++;
+	dst = tmp;
+	for (unsigned b = 0; b < 8; b++) {
+		size_t sum = 0;
+
+		if (count[b][(v[0] >> (8 * b)) & 0xff] == n)
+			continue;	/* every value has this byte */
+		for (unsigned d = 0; d < 256; d++) {
+			size_t c = count[b][d];
+
+			count[b][d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[b][(src[i] >> (8 * b)) & 0xff]++] = src[i];
+		{
+			uint64_t *x = src;
+
+			src = dst;
+			dst = x;
+		}
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+}
+
 static uint64_t pct(const uint64_t *v, size_t n, unsigned p)
 {
 	size_t rank = (n * p + 99) / 100;
@@ -307,8 +343,7 @@ static void finish_metrics(struct engine *g)
 		uint64_t *v = g->stall_ns[n];
 		size_t cnt = g->nr_stall[n];
 
-		if (cnt)
-			qsort(v, cnt, sizeof(*v), cmp_u64);
+		sort_u64(v, cnt);
 		rn->stall.count = cnt;
 		for (size_t i = 0; i < cnt; i++)
 			rn->stall.total_ns += v[i];

@@ -8,6 +8,7 @@
 #ifndef RR_REPLAY_ENGINE_H
 #define RR_REPLAY_ENGINE_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -94,9 +95,73 @@ struct engine {
 };
 
 
-/* The engine's min-heap of task wake-ups, keyed by replayed time. */
-int rr_heap_push(struct heap *h, uint64_t key, uint32_t task, uint32_t version);
-struct heap_entry rr_heap_pop(struct heap *h);
+/*
+ * The engine's min-heap of task wake-ups, keyed by replayed time, ties by
+ * task. Entries left behind by a re-timed WRITEBACK waiter stay in it until
+ * popped, so two entries may share key and task: which of them comes out
+ * first depends on the heap's shape, and the shape on these exact sift
+ * steps (run_task() yields to the top's key). Faster variants must keep
+ * every comparison's outcome.
+ */
+int rr_heap_grow(struct heap *h);
+
+/* a comes out before b */
+static inline int heap_before(uint64_t ka, uint32_t ta, uint64_t kb, uint32_t tb)
+{
+	return (ka < kb) | ((ka == kb) & (ta < tb));
+}
+
+static inline int rr_heap_push(struct heap *h, uint64_t key, uint32_t task, uint32_t version)
+{
+	struct heap_entry *e;
+	size_t i;
+
+	if (h->n == h->cap && rr_heap_grow(h))
+		return -ENOMEM;
+	e = h->e;
+	i = h->n++;
+	while (i) {
+		size_t parent = (i - 1) / 2;
+
+		if (!heap_before(key, task, e[parent].key, e[parent].task))
+			break;
+		e[i] = e[parent];
+		i = parent;
+	}
+	e[i] = (struct heap_entry){ key, task, version };
+	return 0;
+}
+
+/*
+ * The sift-down takes the smaller child (the left one on a tie) and moves
+ * it up while it comes before the last entry: the same moves as comparing
+ * the last entry with the left child, then the best of those with the
+ * right one, but the choice of child needs no branch, which a comparison
+ * of random wake times mispredicts half the time. The freed slot after
+ * the entries holds an entry after every real one, so a missing right
+ * child is never chosen.
+ */
+static inline struct heap_entry rr_heap_pop(struct heap *h)
+{
+	struct heap_entry *e = h->e, top = e[0], last = e[--h->n];
+	size_t i = 0, n = h->n;
+
+	e[n] = (struct heap_entry){ UINT64_MAX, UINT32_MAX, 0 };
+	for (;;) {
+		size_t l = 2 * i + 1, c;
+
+		if (l >= n)
+			break;
+		c = l + (size_t)heap_before(e[l + 1].key, e[l + 1].task, e[l].key, e[l].task);
+		if (!heap_before(e[c].key, e[c].task, last.key, last.task))
+			break;
+		e[i] = e[c];
+		i = c;
+	}
+	if (n)
+		e[i] = last;
+	return top;
+}
 
 static inline uint64_t add_shift(uint64_t ts, int64_t shift)
 {

@@ -15,7 +15,6 @@
 static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now,
 		       struct rr_decision_point *dp)
 {
-	const struct rr_trace *t = g->t;
 	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
 	const struct rr_node_curves *nc = &g->c->node[nid];
 	const struct rr_counter_sample *s = rr_curve_sample_at_hinted(nc, now, &g->hints[nid]);
@@ -27,25 +26,18 @@ static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now
 	dp->site = p->site;
 	dp->flags = p->flags;
 	dp->nid = p->nid;
-	dp->pid = p->task != RR_NO_TASK ? t->tasks[p->task].pid : 0;
+	dp->pid = p->pid;
 	dp->now_ns = now;
 	dp->hz = g->hz;
-	dp->priority = -1;
+	dp->priority = p->priority;
 	dp->recorded_timeout_ns = p->recorded_timeout_ns;
 	dp->recorded_delayed_ns = p->recorded_delayed_ns;
-	if (p->batch != RR_NONE) {
-		const struct rr_event *sh = &t->events[g->m->batches[p->batch].shrink_event];
-
-		if (sh->type == RR_EV_SHRINK_INACTIVE) {
-			dp->priority = sh->aux;
-			dp->batch_scanned = sh->v[RR_V_SI_SCANNED];
-			dp->batch_reclaimed = sh->v[RR_V_SI_RECLAIMED];
-			dp->batch_dirty = sh->v[RR_V_SI_DIRTY];
-			dp->batch_congested = sh->v[RR_V_SI_CONGESTED];
-			dp->batch_writeback = sh->v[RR_V_SI_WRITEBACK];
-			dp->batch_immediate = sh->v[RR_V_SI_IMMEDIATE];
-		}
-	}
+	dp->batch_scanned = p->batch_scanned;
+	dp->batch_reclaimed = p->batch_reclaimed;
+	dp->batch_dirty = p->batch_dirty;
+	dp->batch_congested = p->batch_congested;
+	dp->batch_writeback = p->batch_writeback;
+	dp->batch_immediate = p->batch_immediate;
 	if (p->episode != RR_NONE) {
 		dp->episode_reclaimed = g->eps[p->episode].reclaimed;
 		/* the first node of the zonelist is the node the task reclaims first */
@@ -83,10 +75,11 @@ static uint64_t independent_wake(struct engine *g, const struct rr_dpoint *p, ui
 			return g->tasks[task].sleep.resume_rec;
 		break;
 	case RR_WAKE_ISOLATED:
-		w = rr_curve_next_isolation_pass(nc, start, task);
+		w = rr_curve_next_isolation_pass_hinted(nc, start, task, &g->hints[nid]);
 		break;
 	case RR_WAKE_PROGRESS:
-		w = rr_curve_next_progress(nc, start, task, v->wake_efficiency_ppm);
+		w = rr_curve_next_progress_hinted(nc, start, task, v->wake_efficiency_ppm,
+						  &g->hints[nid]);
 		break;
 	case RR_WAKE_UNCONGESTED:
 		w = rr_curve_uncongested_after(g->c, start, v->congestion_off);
@@ -94,10 +87,11 @@ static uint64_t independent_wake(struct engine *g, const struct rr_dpoint *p, ui
 	case RR_WAKE_WRITEBACK: {
 		/* a waiter asked again inside a retry loop joins the queue as is */
 		const struct wb_queue *q = &g->wbq[nid];
-		uint64_t base = q->n ? q->start_written : rr_curve_written_at(nc, start);
+		size_t *hint = &g->hints[nid].written;
+		uint64_t base = q->n ? q->start_written : rr_curve_written_at_hinted(nc, start, hint);
 
-		w = rr_curve_written_exceeds(nc, start, base + (uint64_t)v->pages_per_waiter *
-					     (q->n + 1));
+		w = rr_curve_written_exceeds_hinted(nc, start, base + (uint64_t)v->pages_per_waiter *
+						    (q->n + 1), hint);
 		break;
 	}
 	default:
@@ -209,7 +203,7 @@ static int ask_policy(struct engine *g, const struct rr_dpoint *p, uint64_t now,
  * @t itself when it cannot be reused. Other tasks do not move while one
  * task's retries run, so the waiters stay as they are.
  */
-static uint64_t verdict_holds_until(const struct engine *g, const struct rr_dpoint *p,
+static uint64_t verdict_holds_until(struct engine *g, const struct rr_dpoint *p,
 				    const struct rr_verdict *v, uint64_t t, uint64_t retry_eff)
 {
 	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
@@ -221,11 +215,11 @@ static uint64_t verdict_holds_until(const struct engine *g, const struct rr_dpoi
 	if ((v->inputs & RR_IN_EPISODE) && retry_eff)
 		return t;
 	if (v->inputs & RR_IN_NODE_SAMPLE) {
-		x = rr_curve_next_sample_after(&g->c->node[nid], t);
+		x = rr_curve_next_sample_after_hinted(&g->c->node[nid], t, &g->hints[nid]);
 		until = x < until ? x : until;
 	}
 	if (v->inputs & RR_IN_INFLIGHT) {
-		x = rr_curve_next_inflight_after(g->c, t);
+		x = rr_curve_next_inflight_after_hinted(g->c, t, &g->inflight_hint);
 		until = x < until ? x : until;
 	}
 	return until;
@@ -281,13 +275,9 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 	uint32_t guard = 0;
 	int timed_out, ret;
 
-	if (p->batch != RR_NONE) {
-		const struct rr_event *sh = &g->t->events[g->m->batches[p->batch].shrink_event];
-
-		if (sh->type == RR_EV_SHRINK_INACTIVE && sh->v[RR_V_SI_SCANNED])
-			retry_eff = (uint64_t)sh->v[RR_V_SI_RECLAIMED] * 1000000 /
-				sh->v[RR_V_SI_SCANNED];
-	}
+	/* the batch's fields are 0 unless it ended in a shrink_inactive */
+	if (p->batch_scanned)
+		retry_eff = (uint64_t)p->batch_reclaimed * 1000000 / p->batch_scanned;
 
 	uint64_t slept = t - sc->start;
 
@@ -422,8 +412,9 @@ static int wbq_rekey(struct engine *g, int nid, uint64_t now)
 
 	if (!q->n)
 		return 0;
-	q->wake_at = rr_curve_written_exceeds(nc, now, q->start_written +
-					      (uint64_t)q->pages_per_waiter * q->n);
+	q->wake_at = rr_curve_written_exceeds_hinted(nc, now, q->start_written +
+						     (uint64_t)q->pages_per_waiter * q->n,
+						     &g->hints[nid].written);
 	for (size_t i = 0; i < q->n; i++) {
 		struct task_run *tr = &g->tasks[q->task[i]];
 		uint64_t key = q->wake_at < tr->sleep.deadline ? q->wake_at : tr->sleep.deadline;
@@ -505,7 +496,8 @@ int rr_engine_start_sleep(struct engine *g, uint32_t k, uint32_t point, uint64_t
 		struct wb_queue *q = &g->wbq[nid];
 
 		if (!q->n)
-			q->start_written = rr_curve_written_at(&g->c->node[nid], s);
+			q->start_written = rr_curve_written_at_hinted(&g->c->node[nid], s,
+								      &g->hints[nid].written);
 		q->pages_per_waiter = sc->verdict.pages_per_waiter;
 		if (wbq_add(q, k))
 			return -ENOMEM;

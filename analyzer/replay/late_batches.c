@@ -58,30 +58,36 @@ int rr_curve_build_best_efficiency(struct rr_node_curves *n)
 	return 0;
 }
 
-/* The best efficiency at the node's batches in (from, to]; 0 if none. */
-static uint32_t best_in_span(const struct rr_node_curves *n, uint64_t from, uint64_t to)
+/* The best of the efficiency tree's leaves [lo, hi) (tree indexes); 0 if none. */
+static uint32_t best_of_leaves(const uint32_t *tree, size_t lo, size_t hi)
 {
-	size_t cnt = n->nr_cum, lo, hi;
 	uint32_t best = 0;
 
-	if (!n->eff_tree || to <= from)
-		return 0;
-	/* leaves [lo, hi): the node's batches in (from, to] */
-	lo = first_cum_after(n, from) + cnt;
-	hi = first_cum_after(n, to) + cnt;
 	while (lo < hi) {
 		if (lo & 1) {
-			best = n->eff_tree[lo] > best ? n->eff_tree[lo] : best;
+			best = tree[lo] > best ? tree[lo] : best;
 			lo++;
 		}
 		if (hi & 1) {
 			hi--;
-			best = n->eff_tree[hi] > best ? n->eff_tree[hi] : best;
+			best = tree[hi] > best ? tree[hi] : best;
 		}
 		lo /= 2;
 		hi /= 2;
 	}
 	return best;
+}
+
+/* The best efficiency at the node's batches in (from, to]; 0 if none. */
+static uint32_t best_in_span(const struct rr_node_curves *n, uint64_t from, uint64_t to)
+{
+	size_t cnt = n->nr_cum;
+
+	if (!n->eff_tree || to <= from)
+		return 0;
+	/* leaves [lo, hi): the node's batches in (from, to] */
+	return best_of_leaves(n->eff_tree, first_cum_after(n, from) + cnt,
+			      first_cum_after(n, to) + cnt);
 }
 
 uint32_t rr_curve_best_efficiency_ppm(const struct rr_node_curves *n, uint64_t from, uint64_t to)
@@ -92,19 +98,41 @@ uint32_t rr_curve_best_efficiency_ppm(const struct rr_node_curves *n, uint64_t f
 	return at_from > (int64_t)best ? (uint32_t)at_from : best;
 }
 
+/*
+ * With hints, both ends are searched from the caller's previous lookups,
+ * and the efficiency at the recorded time, when that is the time of one of
+ * the node's batches (as it is for the node's own batches), is read from
+ * that batch's leaf: the leaf holds the same rr_curve_efficiency_ppm() of
+ * the same time, with what is <= 0 stored as 0.
+ */
 uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t recorded_ts,
-				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed)
+				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed,
+				 struct rr_curve_hints *h)
 {
+	size_t cnt = n->nr_cum, from = 0;
 	int64_t at_rec;
 	uint32_t best;
 	uint64_t scaled;
 
 	if (replayed_ts <= recorded_ts || !reclaimed || reclaimed >= scanned)
 		return reclaimed;
-	best = best_in_span(n, recorded_ts, replayed_ts);
+	if (!h) {
+		best = best_in_span(n, recorded_ts, replayed_ts);
+	} else if (!n->eff_tree) {
+		best = 0;
+	} else {
+		from = rr_points_first_after(n->cum_scanned, cnt, recorded_ts, &h->late_from);
+		h->late_to = h->late_to < from ? from : h->late_to;
+		best = best_of_leaves(n->eff_tree, from + cnt,
+				      rr_points_first_after(n->cum_scanned, cnt, replayed_ts,
+							    &h->late_to) + cnt);
+	}
 	if (!best)
 		return reclaimed;	/* no batch of the node in the span did better than 0 */
-	at_rec = rr_curve_efficiency_ppm(n, recorded_ts);
+	if (h && from && n->cum_scanned[from - 1].ts == recorded_ts)
+		at_rec = n->eff_tree[cnt + from - 1];
+	else
+		at_rec = rr_curve_efficiency_ppm(n, recorded_ts);
 	if (at_rec <= 0 || best <= (uint64_t)at_rec)
 		return reclaimed;	/* nothing to scale against, or no better */
 	scaled = (uint64_t)((double)reclaimed * (double)best / (double)at_rec);
