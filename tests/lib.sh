@@ -8,7 +8,9 @@ ok() {		# ok DESCRIPTION
 }
 not_ok() {	# not_ok DESCRIPTION [DETAIL]
 	TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1)); echo "not ok $TAP_N - $1"
-	[ -n "${2:-}" ] && printf '#   %s\n' "$2"
+	# every line of a multi-line detail (a traceback) stays a TAP comment
+	[ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /'
+	return 0
 }
 skip() {	# skip DESCRIPTION REASON
 	TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"
@@ -48,6 +50,9 @@ tap_check() {
 	tap_report "$o"
 }
 
-RR_BIN=${RR_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/reclaim-replay}
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The build in $O (relative to the top, or absolute), as `make check O=...` sets it.
+case ${O:-build} in /*) RR_BIN=${RR_BIN:-$O/reclaim-replay} ;;
+*) RR_BIN=${RR_BIN:-$TOP/${O:-build}/reclaim-replay} ;;
+esac
 SHARED=${RR_SHARED:-$TOP/../shared}

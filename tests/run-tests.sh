@@ -5,7 +5,7 @@
 # checks. Each prints TAP; this prints a closing "N passed, M failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 O=${O:-build}
 export RR_BIN=${RR_BIN:-$top/$O/reclaim-replay}
 export RR_GEN=${RR_GEN:-$top/$O/rr-gen}
@@ -37,11 +37,19 @@ done
 for t in tests/cli/t*.sh; do
 	run "$(basename "$t")" bash "$t"
 done
+# Every trace's checker must exit 0: a crash on any of them (a traceback, no
+# "not ok" line) fails the run, not just one on the last trace.
 manifest_traces() {
+	local rc=0 dat
 	for dat in traces/*.dat; do
-		[ -f "${dat%.dat}.manifest.json" ] && python3 tests/manifest/check_manifest.py \
-			"$RR_BIN" "$dat" "${dat%.dat}.manifest.json"
+		if [ ! -f "${dat%.dat}.manifest.json" ]; then
+			echo "ok 1 - $dat # SKIP no ${dat%.dat}.manifest.json"
+			continue
+		fi
+		python3 tests/manifest/check_manifest.py "$RR_BIN" "$dat" \
+			"${dat%.dat}.manifest.json" || rc=1
 	done
+	return $rc
 }
 run "manifest checks (bundled traces)" manifest_traces
 shared_traces() {

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "reclaim_replay/error.h"
 #include "reclaim_replay/validate.h"
+#include "validate_manifest.h"
 
 static void validate_usage(FILE *f)
 {
@@ -22,8 +23,9 @@ static void validate_usage(FILE *f)
 		"max(1 jiffy, 10%%) (fidelity, per node and reason); `none`, `legacy-broken`\n"
 		"and `parametric` keep their properties; with a manifest, the trace's sums\n"
 		"against vmstat and PSI. Manifests pair with traces in order; by default\n"
-		"TRACE's NAME.manifest.json is used when it exists. Exit 5 when identity or a\n"
-		"property fails.\n\n"
+		"TRACE's NAME.manifest.json is used when it exists. A manifest whose\n"
+		"trace_file_bytes or trace_file_sha256 differ from its TRACE is refused (exit 4).\n"
+		"Exit 5 when identity or a property fails.\n\n"
 		"  -m, --manifest FILE ground truth for the next TRACE\n"
 		"      --no-manifest   do not look for NAME.manifest.json\n" RR_HELP_COMMON);
 }
@@ -103,6 +105,11 @@ int cmd_validate(int argc, char **argv, struct rr_cli *cli)
 
 		if (!man && !no_manifest)
 			man = found = default_manifest(ins.in[i].trace->path);
+		/* given or found beside the trace: either way it must be this trace's */
+		if (man && (ret = rr_validate_manifest_match(man, ins.in[i].trace->path))) {
+			free(found);
+			break;
+		}
 		if ((ret = rr_validate(ins.in[i].model, man, &v))) {
 			if (ret == -EBADMSG)
 				ret = rr_fail(RR_EXIT_BAD_INPUT, "cannot read manifest '%s': %s", man,
@@ -149,8 +156,13 @@ int cmd_validate(int argc, char **argv, struct rr_cli *cli)
 			rr_warnings_print(cli->out, &ins.warnings);
 			fprintf(cli->out, "\n%s\n", line);
 		}
+		/* a failed check says more than a lossy input, so 5 wins over 3 */
 		if (identity || props_failed)
 			ret = RR_EXIT_CHECK_FAILED;
+		else if (cli->strict && rr_inputs_lossy(&ins))
+			ret = rr_fail(RR_EXIT_DATA_LOSS, "the recording lost events (--strict)");
+	} else {
+		json_decref(results);	/* never attached to @doc */
 	}
 	json_decref(doc);
 out:

@@ -41,12 +41,26 @@ expect_fail "no trace argument" 2 "no TRACE" stats
 [ $rc -eq 2 ] && ok "no arguments: exit 2" || not_ok "no arguments: exit 2" "got $rc"
 
 # Truncations of v7 (compressed), and of the same trace as v6 and v7 uncompressed.
+# A variant trace-cmd cannot write is a visible SKIP, not a silently shorter list.
+have_tc=0
+command -v trace-cmd >/dev/null && have_tc=1
 variants="$good"
-if trace-cmd convert --file-version 6 --compression none -i "$good" -o "$tmp/v6.dat" >/dev/null 2>&1; then
+convert() {	# convert VERSION OUT: $good as an uncompressed VERSION file
+	[ $have_tc = 1 ] && trace-cmd convert --file-version "$1" --compression none -i "$good" \
+		-o "$2" >/dev/null 2>&1
+}
+if convert 6 "$tmp/v6.dat"; then
 	variants="$variants $tmp/v6.dat"
+else
+	rm -f "$tmp/v6.dat"
+	skip "v6.dat truncations" \
+		"trace-cmd convert could not write a v6 file (trace-cmd on PATH: $have_tc)"
 fi
-if trace-cmd convert --file-version 7 --compression none -i "$good" -o "$tmp/v7u.dat" >/dev/null 2>&1; then
+if convert 7 "$tmp/v7u.dat"; then
 	variants="$variants $tmp/v7u.dat"
+else
+	skip "v7u.dat truncations" \
+		"trace-cmd convert could not write an uncompressed v7 (trace-cmd on PATH: $have_tc)"
 fi
 for f in $variants; do
 	size=$(stat -c %s "$f")
@@ -86,8 +100,21 @@ else
 fi
 
 # Text with garbage lines is read, and the garbage is counted, not hidden.
-trace-cmd report -i "$good" 2>/dev/null | head -n 5000 >"$tmp/part.txt"
-{ head -n 2000 "$tmp/part.txt"; printf 'garbage line one\n\x01\x02 binary junk\n'; tail -n +2001 "$tmp/part.txt"; } >"$tmp/garbage.txt"
+# The text comes from trace-cmd report when it is installed, else from the
+# committed hand-written tests/golden/tiny.txt: the check runs either way.
+if [ $have_tc = 1 ] && trace-cmd report -i "$good" 2>/dev/null | head -n 5000 >"$tmp/part.txt" &&
+	[ "$(wc -l <"$tmp/part.txt")" -gt 2000 ]; then
+	at=2000
+else
+	echo "# no trace-cmd report text: garbage inserted into tests/golden/tiny.txt"
+	cp "$TOP/tests/golden/tiny.txt" "$tmp/part.txt"
+	at=8
+fi
+{
+	head -n $at "$tmp/part.txt"
+	printf 'garbage line one\n\x01\x02 binary junk\n'
+	tail -n +$((at + 1)) "$tmp/part.txt"
+} >"$tmp/garbage.txt"
 "$RR_BIN" stats "$tmp/garbage.txt" >/dev/null 2>"$tmp/err"; rc=$?
 if [ $rc -eq 0 ] && grep -q 'garbage' "$tmp/err" && grep -qF "$tmp/garbage.txt" "$tmp/err"; then
 	ok "text with garbage lines: read, and a warning names the file"

@@ -6,39 +6,19 @@
 # must match exactly, and the default `trace-cmd report` (us timestamps)
 # must match in every count and page sum, with times within 1 us per event.
 #
-# Environment: RR_BIN (default /work/main/build/reclaim-replay),
-# RR_T0200_TRACES (space-separated .dat paths; default: the bundled set).
+# Environment: RR_BIN (default: tests/lib.sh's, the build in $O),
+# RR_T0200_TRACES (space-separated .dat paths; default: the bundled set, else
+# $RR_SHARED/traces).
 
 set -u
-
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-bin=${RR_BIN:-/work/main/build/reclaim-replay}
+. "$(dirname "$0")/../lib.sh"
+bin=$RR_BIN
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/t0200.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-pass=0
-fail=0
-
-ok() {
-	n=$((n + 1)); pass=$((pass + 1))
-	echo "ok $n - $*"
-}
-
-not_ok() {
-	n=$((n + 1)); fail=$((fail + 1))
-	echo "not ok $n - $*"
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n # SKIP $*"
-}
-
+# lib.sh's TAP lines, closed by the "1..N" plan; exit 1 if any check failed
 finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
+	tap_done
 	exit
 }
 
@@ -184,7 +164,7 @@ if [ ! -x "$bin" ]; then
 	finish
 fi
 if ! command -v trace-cmd >/dev/null || ! command -v python3 >/dev/null; then
-	skip "trace-cmd or python3 not installed"
+	skip "text equivalence" "trace-cmd or python3 not installed"
 	finish
 fi
 
@@ -192,12 +172,12 @@ if [ -n "${RR_T0200_TRACES:-}" ]; then
 	read -r -a traces <<<"$RR_T0200_TRACES"
 else
 	shopt -s nullglob
-	traces=("$top"/traces/*.dat)
-	[ ${#traces[@]} -eq 0 ] && traces=(/work/shared/traces/*.dat)
+	traces=("$TOP"/traces/*.dat)
+	[ ${#traces[@]} -eq 0 ] && traces=("$SHARED"/traces/*.dat)
 	shopt -u nullglob
 fi
 if [ ${#traces[@]} -eq 0 ]; then
-	skip "no traces/*.dat to convert"
+	skip "text equivalence" "no traces/*.dat nor $SHARED/traces/*.dat to convert"
 	finish
 fi
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # validate: on the bundled traces it passes and ends with the documented
 # summary line; --json carries the same line; --manifest pairs manifests with
-# traces in order; a missing manifest is bad input (exit 4) naming the path;
+# traces in order; a missing manifest, or one whose trace_file_bytes or
+# trace_file_sha256 describe another file (given or found beside the trace),
+# is bad input (exit 4) naming the path; one without them is used with a warning;
 # on every shared trace identity is exact and every property holds (one
 # validate run over the shared set, its JSON reused).
 set -u
@@ -80,11 +82,98 @@ else
 	ok "validate --manifest MISSING: exit 4, $(head -n 1 "$tmp/err" | cut -c1-110)"
 fi
 
+# --- a manifest of another trace, given or found beside the trace ----------------
+# The manifests' trace_file_bytes / trace_file_sha256 are the recorder's; the
+# traces' sizes and hashes are the files' own (stat, sha256sum), not the program's.
+cw=$TOP/traces/counters-writer.dat
+iso_man=$TOP/traces/isolated-noswap-a.manifest.json
+cw_man=$TOP/traces/counters-writer.manifest.json
+# refused DESC TEXT ARGS...: exit 4, one line naming both files and TEXT
+refused() {
+	local desc=$1 text=$2 rc; shift 2
+	"$RR_BIN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 4 ]; then
+		not_ok "$desc: exit 4" "got exit $rc: $(head -c 300 "$tmp/err") $(tail -n 3 "$tmp/out")"
+	elif grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$tmp/err"; then
+		not_ok "$desc: no sanitizer report" "$(head -c 300 "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qF -- "$text" "$tmp/err"; then
+		not_ok "$desc: one line naming '$text'" "$(cat "$tmp/err")"
+	else
+		ok "$desc: exit 4, $(cut -c1-150 "$tmp/err")"
+	fi
+}
+if [ ! -f "$iso_man" ] || [ ! -f "$cw_man" ]; then
+	skip "validate: a manifest of another trace is refused" "a bundled manifest is missing"
+else
+	want=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["trace_file_bytes"])' "$iso_man")
+	have=$(stat -c %s "$cw")
+	refused "validate --manifest OTHER (size $want, trace $have)" \
+		"trace_file_bytes $want, the trace has $have bytes" validate --manifest "$iso_man" "$cw"
+	# the names of both files are in the message
+	if grep -qF -- "$iso_man" "$tmp/err" && grep -qF -- "$cw" "$tmp/err"; then
+		ok "validate --manifest OTHER: the message names the manifest and the trace"
+	else
+		not_ok "validate --manifest OTHER: the message names the manifest and the trace" \
+			"$(cat "$tmp/err")"
+	fi
+	refused "validate --json --manifest OTHER" "trace_file_bytes $want" \
+		validate --json --manifest "$iso_man" "$cw"
+	# the same size, another hash: only the SHA-256 can tell them apart
+	python3 -c 'import json,sys
+m = json.load(open(sys.argv[1])); m["trace_file_sha256"] = "0" * 64
+json.dump(m, open(sys.argv[2], "w"))' "$cw_man" "$tmp/sha.json"
+	real=$(sha256sum "$cw" | cut -c1-12)
+	refused "validate --manifest SAME-SIZE-OTHER-HASH" "the trace's is $real" \
+		validate --manifest "$tmp/sha.json" "$cw"
+	# found beside the trace (NAME.manifest.json): the same rule
+	mkdir -p "$tmp/auto"
+	cp "$cw" "$tmp/auto/x.dat"
+	cp "$iso_man" "$tmp/auto/x.manifest.json"
+	refused "validate X.dat with another trace's X.manifest.json beside it" \
+		"x.manifest.json' is not of trace" validate "$tmp/auto/x.dat"
+	if "$RR_BIN" validate --no-manifest "$tmp/auto/x.dat" >"$tmp/out" 2>"$tmp/err"; then
+		ok "validate --no-manifest X.dat: the mismatching manifest beside it is not read"
+	else
+		not_ok "validate --no-manifest X.dat exits 0" "$(head -c 300 "$tmp/err")"
+	fi
+	# its own manifest, given and found: accepted, no warning, ground truth printed
+	cp "$cw_man" "$tmp/auto/x.manifest.json"
+	for a in "--manifest $cw_man $cw" "$tmp/auto/x.dat"; do
+		# shellcheck disable=SC2086
+		"$RR_BIN" validate $a >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q 'ground truth' "$tmp/out"; then
+			ok "validate $(basename "${a##* }") with its own manifest: exit 0, ground truth, no warning"
+		else
+			not_ok "validate with its own manifest: exit 0, ground truth, no warning" \
+				"exit $rc: $(head -c 300 "$tmp/err")"
+		fi
+	done
+	# no trace_file_bytes / trace_file_sha256: used, with a warning naming both
+	python3 -c 'import json,sys
+m = json.load(open(sys.argv[1])); del m["trace_file_sha256"], m["trace_file_bytes"]
+json.dump(m, open(sys.argv[2], "w"))' "$cw_man" "$tmp/bare.json"
+	"$RR_BIN" validate --manifest "$tmp/bare.json" "$cw" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q 'ground truth' "$tmp/out" && grep -qF 'warning:' "$tmp/err" &&
+	   grep -qF "$tmp/bare.json" "$tmp/err" && grep -qF 'cannot tell' "$tmp/err"; then
+		ok "validate --manifest WITHOUT-FILE-FIELDS: exit 0, used, $(cut -c1-80 "$tmp/err")"
+	else
+		not_ok "validate --manifest WITHOUT-FILE-FIELDS: exit 0 with a warning" \
+			"exit $rc: $(head -c 300 "$tmp/err")"
+	fi
+fi
+
 # --- every shared trace, one run -----------------------------------------------
-if [ ! -d "$SHARED/traces" ]; then
-	skip "validate on the shared traces" "no $SHARED/traces"
+shopt -s nullglob
+shared=("$SHARED"/traces/*.dat)
+shopt -u nullglob
+if [ ${#shared[@]} -eq 0 ]; then
+	skip "validate on the shared traces" "no trace in $SHARED/traces"
 elif run "validate --json on the shared traces" "$tmp/shared.json" \
-	validate --json "$SHARED"/traces/*.dat; then
+	validate --json "${shared[@]}"; then
 	tap_check "$tmp/shared.out" "$CHK" shared "$tmp/shared.json"
 	s=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"])' \
 		"$tmp/shared.json" 2>&1)

@@ -15,17 +15,8 @@ helper=tests/cli/report_schema_check.py
 traces=(traces/*.dat)
 pols=(-P recorded -P mainline -P none -P parametric --set isolated.timeout=10ms)
 
-# Turn the helper's tab-separated lines into numbered TAP lines.
-tap() {
-	local status desc detail
-	while IFS=$'\t' read -r status desc detail; do
-		case $status in
-		ok) ok "$desc" ;;
-		skip) skip "$desc" "$detail" ;;
-		*) not_ok "$desc" "$detail" ;;
-		esac
-	done
-}
+# The helper's tab-separated lines become numbered TAP lines through lib.sh's
+# tap_check, which also fails a helper that exits non-zero or prints nothing.
 
 # run NAME EXPECTED-EXIT ARGS...: the report in $tmp/NAME.json
 run() {
@@ -55,13 +46,14 @@ run compare-one 0 compare --pretty traces/counters-writer.dat -P none -P legacy-
 run error 4 stats --json "$tmp/missing.dat"
 
 for name in stats replay validate policies compare compare-one error; do
-	tap < <(python3 "$helper" schema "$schema" "$name" "$tmp/$name.json")
+	tap_check "$tmp/$name.schema.chk" "$helper" schema "$schema" "$name" "$tmp/$name.json"
 done
 for m in top-level-extra tool-extra input-extra input-no-sha256 input-bad-sha256 \
 	schema-version-2 unknown-command summary-on-stats compare-stall-string compare-bad-scope; do
-	tap < <(python3 "$helper" rejects "$schema" compare "$tmp/compare.json" "$m")
+	tap_check "$tmp/rejects-$m.chk" "$helper" rejects "$schema" compare "$tmp/compare.json" "$m"
 done
-tap < <(python3 "$helper" rejects "$schema" stats "$tmp/stats.json" stats-negative-stall)
+tap_check "$tmp/rejects-stats.chk" "$helper" rejects "$schema" stats "$tmp/stats.json" \
+	stats-negative-stall
 
 # inputs[].sha256 against sha256sum, for every input of every command
 bad=
@@ -79,7 +71,7 @@ done
 	not_ok "inputs[].sha256 equals sha256sum" "$bad"
 
 # compare's numbers, checked against stats and recomputed
-tap < <(python3 "$helper" compare "$tmp/compare.json" "$tmp/stats.json")
+tap_check "$tmp/compare.chk" "$helper" compare "$tmp/compare.json" "$tmp/stats.json"
 
 # Tables: within 100 columns, no escapes when not on a terminal or with
 # --no-color, escapes with --color that do not count as columns.

@@ -92,5 +92,8 @@ if [ -w /dev/full ]; then
 	else
 		not_ok "--export-timeline /dev/full: exit 1 naming the file" "exit $rc: $(cat "$tmp/full.err")"
 	fi
+else
+	skip "--export-timeline /dev/full: exit 1 naming the file" \
+		"/dev/full is missing or not writable here"
 fi
 tap_done

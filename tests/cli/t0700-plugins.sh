@@ -134,8 +134,13 @@ fi
 
 # --- settings ----------------------------------------------------------------------
 # A generated 5.10 trace has congestion_wait() sleeps, which the bundled ones lack.
-if [ -x "$RR_GEN" ] && "$RR_GEN" -o "$tmp/l510.dat" -e "$tmp/l510.json" \
-	tests/gen/scenarios/legacy510.scn >/dev/null 2>&1; then
+# A missing rr-gen is a skip; an rr-gen that fails on the scenario is a failure.
+if [ ! -x "$RR_GEN" ]; then
+	skip "plugin settings on a generated 5.10 trace" "no rr-gen at $RR_GEN"
+elif ! "$RR_GEN" -o "$tmp/l510.dat" -e "$tmp/l510.json" \
+	tests/gen/scenarios/legacy510.scn >/dev/null 2>"$tmp/l510.err"; then
+	not_ok "rr-gen writes tests/gen/scenarios/legacy510.scn" "$(head -c 300 "$tmp/l510.err")"
+else
 	if run "$tmp/set.json" replay --json "$tmp/l510.dat" -P legacy-broken -P "$PL/example.so" \
 		-P "$PL/example.so" --set example.extra=0 &&
 		run "$tmp/args.json" replay --json "$tmp/l510.dat" -P "$PL/example.so:extra=0"; then
@@ -171,8 +176,6 @@ PY
 		[ $? -eq 0 ] && ok "--set reaches the plugin: extra=1 adds one jiffy per sleep ($(cat "$tmp/extra.out"))" ||
 			not_ok "--set reaches the plugin: extra=1 adds one jiffy per sleep" "$(cat "$tmp/extra.out")"
 	fi
-else
-	skip "plugin settings on a generated 5.10 trace" "no rr-gen at $RR_GEN"
 fi
 refused "--set without the plugin's NAME. prefix" 2 'must read example\.KEY=VALUE' example.so \
 	replay "$trace" -P "$PL/example.so" --set extra=2
@@ -246,8 +249,11 @@ SCN
 			"trace_reclaimed=48 trace_elapsed_ns=$((50 * ms)) trace_episodes=2" \
 			"trace_task_ns=$((59 * ms))"
 	} | sort >"$tmp/fig.want"
-	if "$RR_GEN" -o "$tmp/fig.dat" -e "$tmp/fig.exp.json" "$tmp/fig.scn" >/dev/null 2>&1 &&
-		run "$tmp/fig.out" replay "$tmp/fig.dat" -P "$BAD/figures.so:out=$tmp/fig.got"; then
+	# run prints its own not ok when the replay fails
+	if ! "$RR_GEN" -o "$tmp/fig.dat" -e "$tmp/fig.exp.json" "$tmp/fig.scn" >/dev/null \
+		2>"$tmp/fig.gen.err"; then
+		not_ok "rr-gen writes the task-figures scenario" "$(head -c 300 "$tmp/fig.gen.err")"
+	elif run "$tmp/fig.out" replay "$tmp/fig.dat" -P "$BAD/figures.so:out=$tmp/fig.got"; then
 		sort "$tmp/fig.got" >"$tmp/fig.got.s"
 		diff "$tmp/fig.want" "$tmp/fig.got.s" >"$tmp/fig.diff" &&
 			ok "task figures at each recorded throttle = the scenario by hand" ||

@@ -7,7 +7,9 @@
 # never a signal, a sanitizer report or a hang (tests/cli/corruption_matrix.py).
 . "$(dirname "$0")/../lib.sh"
 O=${O:-build}
-SECTIONS=${RR_SECTIONS:-$TOP/$O/fuzz/rr-sections}
+case $O in /*) OD=$O ;; *) OD=$TOP/$O ;; esac
+SECTIONS=${RR_SECTIONS:-$OD/fuzz/rr-sections}
+RR_GEN=${RR_GEN:-$OD/rr-gen}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 if [ ! -x "$SECTIONS" ]; then
@@ -15,15 +17,24 @@ if [ ! -x "$SECTIONS" ]; then
 	tap_done; exit
 fi
 inputs=$(ls "$TOP"/traces/*.dat)
-if [ -x "${RR_GEN:-}" ] && "$RR_GEN" -o "$tmp/gen-v6.dat" -e "$tmp/gen.json" \
-	"$TOP/tests/gen/scenarios/lost.scn" >/dev/null 2>&1; then
-	inputs="$inputs $tmp/gen-v6.dat"
-	if trace-cmd convert --file-version 7 --compression none -i "$tmp/gen-v6.dat" \
-		-o "$tmp/gen-v7.dat" >/dev/null 2>&1; then
-		inputs="$inputs $tmp/gen-v7.dat"
-	fi
+# A missing rr-gen or trace-cmd is a skip (a trace-cmd convert that fails too,
+# as in t0100); an rr-gen that fails on a bundled scenario is a failure.
+if [ ! -x "$RR_GEN" ]; then
+	skip "generated v6 input" "no rr-gen at $RR_GEN"
+elif ! "$RR_GEN" -o "$tmp/gen-v6.dat" -e "$tmp/gen.json" \
+	"$TOP/tests/gen/scenarios/lost.scn" >/dev/null 2>"$tmp/gen.err"; then
+	not_ok "rr-gen writes tests/gen/scenarios/lost.scn" "$(head -c 300 "$tmp/gen.err")"
 else
-	skip "generated v6 input" "no rr-gen (RR_GEN)"
+	inputs="$inputs $tmp/gen-v6.dat"
+	if ! command -v trace-cmd >/dev/null; then
+		skip "generated uncompressed v7 input" "trace-cmd is not on PATH"
+	elif trace-cmd convert --file-version 7 --compression none -i "$tmp/gen-v6.dat" \
+		-o "$tmp/gen-v7.dat" >/dev/null 2>"$tmp/convert.err"; then
+		inputs="$inputs $tmp/gen-v7.dat"
+	else
+		skip "generated uncompressed v7 input" \
+			"trace-cmd convert failed: $(head -n 1 "$tmp/convert.err" | cut -c1-200)"
+	fi
 fi
 mkdir -p "$tmp/work"
 # shellcheck disable=SC2086

@@ -7,8 +7,9 @@
 # loader target) is replayed by run-tests.sh itself.
 . "$(dirname "$0")/../lib.sh"
 O=${O:-build}
+case $O in /*) OD=$O ;; *) OD=$TOP/$O ;; esac
 for t in text counters options; do
-	bin=$TOP/$O/fuzz/onefile-$t
+	bin=$OD/fuzz/onefile-$t
 	dir=$TOP/tests/fuzz/corpus-$t
 	if [ ! -x "$bin" ]; then
 		not_ok "fuzz corpus $t" "$bin missing (make check builds it)"
