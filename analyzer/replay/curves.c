@@ -170,37 +170,41 @@ static int collect_events(const struct rr_model *m, struct node_build *nb, int n
 
 
 /*
- * first_after() starting from *@hint, the answer of the previous lookup:
+ * The index of the first of @n time-ordered records whose time is after @t
+ * (@n when none), searched from *@hint, the answer of the previous lookup:
  * a replay asks in nearly increasing time, so the answer is usually the
- * hint or a few points away. Gallops forward or back from it, so a lookup
- * costs O(log distance). The points are in time order, so the answer is
- * the same as a plain binary search's.
+ * hint or a few records away. Gallops forward or back from it, so a lookup
+ * costs O(log distance); the records are in time order, so the answer is
+ * the one a plain binary search gives. @ts_of reads record @i's time; the
+ * function is inlined into each caller with its own reader.
  */
-size_t rr_points_first_after(const struct rr_point *p, size_t n, uint64_t t, size_t *hint)
+static inline __attribute__((always_inline)) size_t
+gallop_first_after(const void *base, size_t n, uint64_t t, size_t *hint,
+		   uint64_t (*ts_of)(const void *base, size_t i))
 {
 	size_t h = *hint, step = 1, lo, hi;
 
 	if (h > n)
 		h = n;
-	if (h > 0 && p[h - 1].ts > t) {
+	if (h > 0 && ts_of(base, h - 1) > t) {
 		/*
-		 * p[h - 1].ts > t: gallop back until a point at or before t
+		 * ts(h - 1) > t: gallop back until a record at or before t
 		 * (tasks replayed with different shifts ask slightly back in
-		 * time); the answer lies in [lo, hi], and p[hi].ts > t.
+		 * time); the answer lies in [lo, hi], and ts(hi) > t.
 		 */
 		hi = h - 1;
 		for (;;) {
 			lo = hi > step ? hi - step : 0;
-			if (!lo || p[lo - 1].ts <= t)
+			if (!lo || ts_of(base, lo - 1) <= t)
 				break;
 			hi = lo - 1;
 			step *= 2;
 		}
 	} else {
-		/* p[h - 1].ts <= t: gallop until a point after t */
+		/* ts(h - 1) <= t: gallop until a record after t */
 		lo = h;
 		hi = h;
-		while (hi < n && p[hi].ts <= t) {
+		while (hi < n && ts_of(base, hi) <= t) {
 			lo = hi + 1;
 			hi += step;
 			step *= 2;
@@ -211,7 +215,7 @@ size_t rr_points_first_after(const struct rr_point *p, size_t n, uint64_t t, siz
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (p[mid].ts <= t)
+		if (ts_of(base, mid) <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -220,20 +224,32 @@ size_t rr_points_first_after(const struct rr_point *p, size_t n, uint64_t t, siz
 	return lo;
 }
 
+static inline uint64_t point_ts(const void *base, size_t i)
+{
+	return ((const struct rr_point *)base)[i].ts;
+}
+
+static inline uint64_t source_ts(const void *base, size_t i)
+{
+	return ((const struct rr_wake_source *)base)[i].ts;
+}
+
+static inline uint64_t sample_ts(const void *base, size_t i)
+{
+	return ((const struct rr_counter_sample *const *)base)[i]->ts;
+}
+
+size_t rr_points_first_after(const struct rr_point *p, size_t n, uint64_t t, size_t *hint)
+{
+	return gallop_first_after(p, n, t, hint, point_ts);
+}
+
 /* Index of the first point with ts > @t (n when none). */
 static size_t first_after(const struct rr_point *p, size_t n, uint64_t t)
 {
-	size_t lo = 0, hi = n;
+	size_t from_start = 0;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p[mid].ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return gallop_first_after(p, n, t, &from_start, point_ts);
 }
 
 /* Index of the last point with ts <= @t, or -1. */
@@ -530,62 +546,13 @@ uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from,
 	return rr_curve_written_exceeds_hinted(n, from, target, &hint);
 }
 
-static size_t first_source_after(const struct rr_wake_source *s, size_t n, uint64_t t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s[mid].ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* first_source_after() from *@hint, as rr_points_first_after() does it. */
+/* The first source after @t, from *@hint when given (else from the start). */
 static size_t first_source_after_hinted(const struct rr_wake_source *s, size_t n, uint64_t t,
 					size_t *hint)
 {
-	size_t h, step = 1, lo, hi;
+	size_t from_start = 0;
 
-	if (!hint)
-		return first_source_after(s, n, t);
-	h = *hint;
-	if (h > n)
-		h = n;
-	if (h > 0 && s[h - 1].ts > t) {
-		hi = h - 1;
-		for (;;) {
-			lo = hi > step ? hi - step : 0;
-			if (!lo || s[lo - 1].ts <= t)
-				break;
-			hi = lo - 1;
-			step *= 2;
-		}
-	} else {
-		lo = h;
-		hi = h;
-		while (hi < n && s[hi].ts <= t) {
-			lo = hi + 1;
-			hi += step;
-			step *= 2;
-		}
-		if (hi > n)
-			hi = n;
-	}
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s[mid].ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*hint = lo;
-	return lo;
+	return gallop_first_after(s, n, t, hint ? hint : &from_start, source_ts);
 }
 
 uint64_t rr_curve_next_isolation_pass_hinted(const struct rr_node_curves *n, uint64_t from,
@@ -687,33 +654,7 @@ uint64_t rr_curve_uncongested_after(const struct rr_curves *c, uint64_t from, ui
 /* rr_points_first_after() over a node's samples (pointers to them, by time). */
 static size_t first_sample_after(const struct rr_node_curves *n, uint64_t t, size_t *hint)
 {
-	size_t i = *hint, step = 1, lo, hi;
-
-	if (i > n->nr_samples)
-		i = n->nr_samples;
-	if (i > 0 && n->samples[i - 1]->ts > t) {
-		lo = 0;
-		hi = i - 1;
-	} else {
-		lo = hi = i;
-		while (hi < n->nr_samples && n->samples[hi]->ts <= t) {
-			lo = hi + 1;
-			hi += step;
-			step *= 2;
-		}
-		if (hi > n->nr_samples)
-			hi = n->nr_samples;
-	}
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (n->samples[mid]->ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*hint = lo;
-	return lo;
+	return gallop_first_after(n->samples, n->nr_samples, t, hint, sample_ts);
 }
 
 const struct rr_counter_sample *rr_curve_sample_at_hinted(const struct rr_node_curves *n,
