@@ -8,83 +8,18 @@
 #include <string.h>
 
 #include "reclaim_replay/stats.h"
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of a sorted array. */
-static uint64_t percentile(const uint64_t *v, size_t n, unsigned pct)
-{
-	size_t rank;
-
-	if (!n)
-		return 0;
-	rank = (n * pct + 99) / 100;
-	return v[rank ? rank - 1 : 0];
-}
-
-/*
- * Sort @n values ascending. The order of equal integers cannot be told
- * apart, so any correct sort gives the same array; above a few thousand
- * values an LSD radix sort (one pass per byte that is not the same in
- * every value) is several times faster than qsort()'s comparator calls
- * (the scale trace has 100 000 direct-reclaim durations per node).
- */
-static void sort_u64(uint64_t *v, size_t n)
-{
-	uint64_t *tmp, *src = v, *dst, all_or = 0, all_and = ~(uint64_t)0;
-	size_t count[256];
-
-	if (n < 4096 || !(tmp = malloc(n * sizeof(*tmp)))) {
-		qsort(v, n, sizeof(*v), cmp_u64);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		all_or |= v[i];
-		all_and &= v[i];
-	}
-	dst = tmp;
-	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t sum = 0;
-
-		/* a byte equal in every value leaves the order as it is */
-		if (!(((all_or ^ all_and) >> shift) & 0xff))
-			continue;
-		memset(count, 0, sizeof(count));
-		for (size_t i = 0; i < n; i++)
-			count[(src[i] >> shift) & 0xff]++;
-		for (unsigned b = 0; b < 256; b++) {
-			size_t c = count[b];
-
-			count[b] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
-		uint64_t *swap = src;
-
-		src = dst;
-		dst = swap;
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
-}
+#include "sort_u64.h"
 
 static void fill_dist(struct rr_dist *d, uint64_t *v, size_t n)
 {
-	sort_u64(v, n);
+	rr_sort_u64(v, n);
 	d->count = n;
 	d->total_ns = 0;
 	for (size_t i = 0; i < n; i++)
 		d->total_ns += v[i];
-	d->p50_ns = percentile(v, n, 50);
-	d->p90_ns = percentile(v, n, 90);
-	d->p99_ns = percentile(v, n, 99);
+	d->p50_ns = rr_percentile_u64(v, n, 50);
+	d->p90_ns = rr_percentile_u64(v, n, 90);
+	d->p99_ns = rr_percentile_u64(v, n, 99);
 	d->max_ns = n ? v[n - 1] : 0;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "sort_u64.h"
 
 int rr_heap_grow(struct heap *h)
 {
@@ -277,65 +278,6 @@ static void engine_release(struct engine *g)
 	free(g->heap.e);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Sort @v ascending: an LSD radix sort by bytes, skipping the bytes every
- * value shares (stall lengths fit in 4 or 5 of the 8); qsort() when short
- * or when no scratch space can be had. Values only, so any sort gives the
- * same array.
- */
-static void sort_u64(uint64_t *v, size_t n)
-{
-	size_t count[8][256] = { { 0 } };
-	uint64_t *tmp, *src = v, *dst;
-
-	if (n < 256 || !(tmp = malloc(n * sizeof(*tmp)))) {
-		if (n > 1)
-			qsort(v, n, sizeof(*v), cmp_u64);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		for (unsigned b = 0; b < 8; b++)
-			count[b][(v[i] >> (8 * b)) & 0xff]++;
-	dst = tmp;
-	for (unsigned b = 0; b < 8; b++) {
-		size_t sum = 0;
-
-		if (count[b][(v[0] >> (8 * b)) & 0xff] == n)
-			continue;	/* every value has this byte */
-		for (unsigned d = 0; d < 256; d++) {
-			size_t c = count[b][d];
-
-			count[b][d] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			dst[count[b][(src[i] >> (8 * b)) & 0xff]++] = src[i];
-		{
-			uint64_t *x = src;
-
-			src = dst;
-			dst = x;
-		}
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
-}
-
-static uint64_t pct(const uint64_t *v, size_t n, unsigned p)
-{
-	size_t rank = (n * p + 99) / 100;
-
-	return n ? v[rank ? rank - 1 : 0] : 0;
-}
-
 static void finish_metrics(struct engine *g)
 {
 	for (int n = 0; n < g->out->nr_nodes; n++) {
@@ -343,13 +285,13 @@ static void finish_metrics(struct engine *g)
 		uint64_t *v = g->stall_ns[n];
 		size_t cnt = g->nr_stall[n];
 
-		sort_u64(v, cnt);
+		rr_sort_u64(v, cnt);
 		rn->stall.count = cnt;
 		for (size_t i = 0; i < cnt; i++)
 			rn->stall.total_ns += v[i];
-		rn->stall.p50_ns = pct(v, cnt, 50);
-		rn->stall.p90_ns = pct(v, cnt, 90);
-		rn->stall.p99_ns = pct(v, cnt, 99);
+		rn->stall.p50_ns = rr_percentile_u64(v, cnt, 50);
+		rn->stall.p90_ns = rr_percentile_u64(v, cnt, 90);
+		rn->stall.p99_ns = rr_percentile_u64(v, cnt, 99);
 		rn->stall.max_ns = cnt ? v[cnt - 1] : 0;
 		rn->stall_ns = rn->stall.total_ns;
 		rn->wasted = rn->scanned > rn->reclaimed ? rn->scanned - rn->reclaimed : 0;

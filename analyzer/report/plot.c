@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "sort_u64.h"
 #include "svg.h"
 
 #define WIDTH 1000.0
@@ -107,13 +108,6 @@ static const char *policy_color(const struct rr_replay_result *r, int k)
 	return rr_svg_color(k);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Cumulative stall of one policy on node @nid at @n evenly spaced times
  * t0 + i * step: each episode adds (t - begin) while open, its whole
@@ -146,8 +140,8 @@ static int cumulative(const struct policy_spans *ps, int nid, uint64_t t0, doubl
 		*total_ns += e[m] - b[m];
 		m++;
 	}
-	qsort(b, m, sizeof(*b), cmp_u64);
-	qsort(e, m, sizeof(*e), cmp_u64);
+	rr_sort_u64(b, m);
+	rr_sort_u64(e, m);
 	for (int i = 0; i < n; i++) {
 		double t = (double)t0 + step_ns * i;
 

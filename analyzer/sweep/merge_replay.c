@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "reclaim_replay/error.h"
+#include "sort_u64.h"
 #include "sweep/merge.h"
 
 static uint64_t u64(json_t *o, const char *key)
@@ -175,31 +176,16 @@ int rr_merge_replay_add(struct rr_merge_replay *m, int first, const char *path, 
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* nearest rank, as the engine's episode percentiles */
-static uint64_t pct(const uint64_t *v, size_t n, unsigned p)
-{
-	size_t rank = (n * p + 99) / 100;
-
-	return n ? v[rank ? rank - 1 : 0] : 0;
-}
-
 static void dist(struct rr_merge_dist *d, uint64_t *v, size_t n)
 {
 	double sum = 0;
 
-	qsort(v, n, sizeof(*v), cmp_u64);
+	rr_sort_u64(v, n);
 	for (size_t i = 0; i < n; i++)
 		sum += (double)v[i];
 	d->min = n ? v[0] : 0;
-	d->p50 = pct(v, n, 50);
-	d->p90 = pct(v, n, 90);
+	d->p50 = rr_percentile_u64(v, n, 50);
+	d->p90 = rr_percentile_u64(v, n, 90);
 	d->max = n ? v[n - 1] : 0;
 	d->mean = n ? sum / (double)n : 0;
 }
