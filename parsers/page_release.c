@@ -96,7 +96,7 @@ static struct rr_release_cursor *cursor(struct rr_page_release *r, size_t stream
 void rr_release_advance(struct rr_page_release *r, size_t stream, uintptr_t addr, uint64_t off)
 {
 	struct rr_release_cursor *c = cursor(r, stream);
-	uintptr_t delta = rr_release_delta(r, addr, off);
+	uintptr_t delta = rr_release_delta(r, addr, off), lo, hi;
 	/* the sub-buffer holding the record is still in use: release below it */
 	uintptr_t bound = ((uintptr_t)(off & ~(r->trace_page - 1)) + delta) & ~(r->sys_page - 1);
 
@@ -119,6 +119,20 @@ void rr_release_advance(struct rr_page_release *r, size_t stream, uintptr_t addr
 	}
 	if (bound <= c->lo)
 		return;
+	/*
+	 * Look again right before dropping: the cached window may have been
+	 * unmapped by libtracecmd since, and its addresses reused by a heap
+	 * block, which MADV_DONTNEED would zero. A fuzzed v6 file once ended
+	 * with a record pointing 6 KiB below one of our queue blocks. One
+	 * read of /proc/self/maps per 1 MiB given back (RR_RELEASE_CHUNK).
+	 */
+	if (!find_vma(r, c->lo, delta, &lo, &hi)) {
+		c->delta = UINTPTR_MAX;	/* the next record looks its window up */
+		c->vma_lo = c->vma_hi = 0;
+		return;
+	}
+	if (bound > hi)
+		bound = hi;	/* the mapping now ends sooner: only what is still ours */
 	if (!madvise((void *)c->lo, bound - c->lo, MADV_DONTNEED))
 		r->released += bound - c->lo;
 	c->lo = bound;

@@ -4,8 +4,8 @@
 #   run-target.sh BIN CORPUS_DIR LOG SECONDS [libFuzzer flags...]
 # Fails on a sanitizer or libFuzzer report (crash, leak, timeout, OOM), and on
 # a run that ends without libFuzzer's closing "DONE" line. On failure it
-# prints the fuzzer's exit status and the end of its log, so a CI transcript
-# alone says what happened. A run killed by SIGKILL with no report at all
+# prints the fuzzer's exit status, the head of its report (what and where)
+# and the end of its log, so a CI transcript alone says what happened. A run killed by SIGKILL with no report at all
 # (the only thing that kills silently: an out-of-memory killer or a
 # supervisor outside the process) is said as such and tried once more with a
 # fresh log; a second silent kill fails.
@@ -30,9 +30,12 @@ run() {
 }
 
 explain() {
-	echo "$(basename "$bin"): $1 (exit status $status; last lines of $log follow)"
+	echo "$(basename "$bin"): $1 (exit status $status; from $log:)"
+	# the report's head (what and where), then the end of the log
+	grep -m1 -A 20 -E '^==[0-9]+== ?ERROR|^SUMMARY|deadly signal' "$log" | sed 's/^/  | /'
+	echo "  | ..."
 	grep -vE '^(Suppressions used:|  count +bytes template|-{20,}|$)' "$log" |
-		grep -vE '^ +[0-9]+ +[0-9]+ +[a-z_]' | tail -n 25 | sed 's/^/  | /'
+		grep -vE '^ +[0-9]+ +[0-9]+ +[a-z_]' | tail -n 12 | sed 's/^/  | /'
 }
 
 reported() {
