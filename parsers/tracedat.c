@@ -22,6 +22,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "parser.h"
+#include "asan_compat.h"
 #include "tracedat_reader.h"
 #include "reclaim_replay/error.h"
 
@@ -154,6 +155,8 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 
 	(void)cpu;
 	release_behind(r, handle, rec);
+	/* a valid record in libtracecmd's mmap (asan_compat.h) */
+	rr_asan_unpoison(rec->data, (size_t)(rec->size > 0 ? rec->size : 0));
 	/* what tep_data_type() reads, without its generic number reader */
 	if (r->type_offset >= 0 && r->type_offset + 2 <= rec->size) {
 		memcpy(&type, (const char *)rec->data + r->type_offset, 2);
