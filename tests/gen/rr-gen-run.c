@@ -75,14 +75,7 @@ void run_scenario(const char *scn, const char *out, const char *exp)
 			X.ep_complete[n][eps[k].kind]++;
 	}
 
-	f = open_out(out);
-	table = write_header(f);
-	off = xcalloc(ncpus, 8);
-	size = xcalloc(ncpus, 8);
-	memset(&w, 0, sizeof(w));
-	w.f = f;
-	w.psz = page_size;
-	w.page = xcalloc(1, page_size);
+	f = start_file(out, &w, &table, &off, &size);
 	i = 0;
 	for (int c = 0; c < ncpus; c++) {
 		align_page(f);

@@ -62,14 +62,7 @@ void run_scale(uint64_t n, const char *out, const char *exp)
 	node_start[1] = 0x80000;
 	node_end[1] = 0x100000;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	f = open_out(out);
-	table = write_header(f);
-	off = xcalloc(ncpus, 8);
-	size = xcalloc(ncpus, 8);
-	memset(&w, 0, sizeof(w));
-	w.f = f;
-	w.psz = page_size;
-	w.page = xcalloc(1, page_size);
+	f = start_file(out, &w, &table, &off, &size);
 	memset(&e, 0, sizeof(e));
 
 	for (int c = 0; c < ncpus; c++) {

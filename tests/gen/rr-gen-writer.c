@@ -218,6 +218,24 @@ FILE *open_out(const char *path)
 	return f;
 }
 
+/*
+ * A new trace.dat at @path: the header written (*@table: where the cpu data
+ * table goes), per-cpu offset and size tables, and @w ready for cpu data.
+ */
+FILE *start_file(const char *path, struct pw *w, long *table, uint64_t **off, uint64_t **size)
+{
+	FILE *f = open_out(path);
+
+	*table = write_header(f);
+	*off = xcalloc(ncpus, 8);
+	*size = xcalloc(ncpus, 8);
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+	w->psz = page_size;
+	w->page = xcalloc(1, page_size);
+	return f;
+}
+
 void finish_file(FILE *f, long table, const uint64_t *off, const uint64_t *size)
 {
 	if (fseek(f, table, SEEK_SET))

@@ -127,6 +127,8 @@ extern uint64_t node_start[MAX_NODES], node_end[MAX_NODES];
 long write_header(FILE *f);
 void align_page(FILE *f);
 FILE *open_out(const char *path);
+FILE *start_file(const char *path, struct pw *w, long *table, uint64_t **off,
+		 uint64_t **size);
 void finish_file(FILE *f, long table, const uint64_t *off, const uint64_t *size);
 
 /* rr-gen-expect.c */
