@@ -80,7 +80,7 @@ $(O)/tests/unit/%: tests/unit/%.c $(LIB)
 
 unit: $(UNIT_BINS)
 
-check: $(BIN) $(UNIT_BINS) $(GEN_BIN) $(ONEFILE_BIN)
+check: $(BIN) $(UNIT_BINS) $(GEN_BIN) $(ONEFILE_BIN) $(INGEST_DIGEST)
 	O=$(O) RR_BIN=$(abspath $(BIN)) ./tests/run-tests.sh
 
 # The first command of the README: install what is missing, build, and run

@@ -5,6 +5,28 @@
 #include "decode.h"
 #include "trace_builder.h"
 
+/*
+ * The store a field of the fast path can use (decode.h): a plain count that
+ * is the only field of its slot, found under its own name.
+ */
+static uint8_t store_op(const struct rr_decode_type *d, int i)
+{
+	const struct rr_event_desc *desc = d->desc;
+	const struct rr_field_map *m = &desc->fields[i];
+
+	if (m->conv != RR_CONV_NUM || m->slot < 0 || m->slot >= RR_NR_V || (d->alt & (1u << i)))
+		return RR_OP_GENERIC;
+	for (int j = 0; j < desc->nr_fields; j++)
+		if (j != i && d->fields[j] && desc->fields[j].slot == m->slot)
+			return RR_OP_GENERIC;
+	switch (d->at[i].size) {
+	case 1: return d->at[i].sign ? RR_OP_STORE_S8 : RR_OP_STORE_U8;
+	case 2: return d->at[i].sign ? RR_OP_STORE_S16 : RR_OP_STORE_U16;
+	case 4: return d->at[i].sign ? RR_OP_STORE_S32 : RR_OP_STORE_U32;
+	default: return RR_OP_STORE_64;
+	}
+}
+
 /* Fill the fast path of @d from its looked-up fields, when it applies. */
 static void plan(struct rr_decode_type *d)
 {
@@ -27,6 +49,8 @@ static void plan(struct rr_decode_type *d)
 		if ((uint32_t)f->offset + (uint32_t)f->size > d->end)
 			d->end = (uint32_t)f->offset + (uint32_t)f->size;
 	}
+	for (int i = 0; d->fast && i < desc->nr_fields; i++)
+		d->at[i].op = store_op(d, i);
 }
 
 static inline uint64_t load(const unsigned char *p, const struct rr_decode_at *a)
@@ -55,7 +79,50 @@ static void decode_fast(const struct rr_decode_type *d, const unsigned char *dat
 		const struct rr_decode_at *a = &d->at[i];
 		const unsigned char *p = data + a->offset;
 		uint64_t val;
+		int64_t sval;
+		uint16_t v16;
+		uint32_t v32;
 
+		/* the same values rr_builder_apply_field() would leave (decode.h) */
+		switch (a->op) {
+		case RR_OP_STORE_U8:
+			ev->v[m->slot] = *p;
+			continue;
+		case RR_OP_STORE_U16:
+			memcpy(&v16, p, 2);
+			ev->v[m->slot] = v16;
+			continue;
+		case RR_OP_STORE_U32:
+			memcpy(&ev->v[m->slot], p, 4);
+			continue;
+		case RR_OP_STORE_S8:
+			sval = (int8_t)*p;
+			goto store_signed;
+		case RR_OP_STORE_S16:
+			memcpy(&v16, p, 2);
+			sval = (int16_t)v16;
+			goto store_signed;
+		case RR_OP_STORE_S32:
+			memcpy(&v32, p, 4);
+			sval = (int32_t)v32;
+store_signed:
+			if (sval < 0) {
+				ev->flags |= RR_EVF_CLAMPED;
+				sval = 0;
+			}
+			ev->v[m->slot] = (uint32_t)sval;
+			continue;
+		case RR_OP_STORE_64:
+			memcpy(&val, p, 8);
+			if ((int64_t)val < 0 || val > UINT32_MAX) {
+				ev->flags |= RR_EVF_CLAMPED;
+				val = (int64_t)val < 0 ? 0 : UINT32_MAX;
+			}
+			ev->v[m->slot] = (uint32_t)val;
+			continue;
+		default:
+			break;
+		}
 		if (m->conv == RR_CONV_RWBS) {
 			const char *str = (const char *)p;
 

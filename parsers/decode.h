@@ -34,7 +34,25 @@ struct rr_decode_type {
 		uint32_t offset;
 		uint8_t size;
 		uint8_t sign;
+		uint8_t op;	/* enum rr_decode_op: how the fast path stores it */
 	} at[RR_MAX_FIELDS];
+};
+
+/*
+ * How the fast path stores a field. Most fields are plain counts that are
+ * the only writer of their slot: for them the generic saturating add into a
+ * zeroed slot reduces to a store, with a clamp only where the field's size
+ * allows a value outside 0..UINT32_MAX.
+ */
+enum rr_decode_op {
+	RR_OP_GENERIC,		/* rr_builder_apply_field() */
+	RR_OP_STORE_U8,		/* unsigned 1, 2 or 4 bytes: always fits */
+	RR_OP_STORE_U16,
+	RR_OP_STORE_U32,
+	RR_OP_STORE_S8,		/* signed 1, 2 or 4 bytes: a negative count is clamped to 0 */
+	RR_OP_STORE_S16,
+	RR_OP_STORE_S32,
+	RR_OP_STORE_64,		/* 8 bytes: clamped to 0..UINT32_MAX */
 };
 
 /* Look the fields of @e up; d->desc stays NULL when @e is not modelled. */

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "parser.h"
-#include "precheck.h"
 #include "reclaim_replay/error.h"
 #include "reclaim_replay/trace.h"
 
@@ -33,18 +32,6 @@ static int read_head(const char *path, unsigned char *head, size_t cap, size_t *
 		return err;
 	}
 	fclose(f);
-	return 0;
-}
-
-static int precheck(const char *path)
-{
-	char err[256];
-	int ret = rr_precheck_tracedat(path, NULL, err, sizeof(err));
-
-	if (ret < 0)
-		return rr_fail(RR_EXIT_BAD_INPUT, "cannot read '%s': %s", path, err);
-	if (ret)
-		return rr_fail(RR_EXIT_BAD_INPUT, "'%s': corrupt trace.dat: %s", path, err);
 	return 0;
 }
 
@@ -72,9 +59,6 @@ int rr_trace_load(const char *path, struct rr_trace **out)
 	for (size_t i = 0; i < sizeof(parsers) / sizeof(parsers[0]); i++) {
 		if (!parsers[i]->probe(head, len))
 			continue;
-		/* our message for a damaged structure, before libtracecmd trusts it */
-		if (parsers[i] == &rr_tracedat_parser && (ret = precheck(path)))
-			return ret;
 		t = calloc(1, sizeof(*t));
 		if (!t || !(t->path = strdup(path))) {
 			free(t);

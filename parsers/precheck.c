@@ -163,6 +163,35 @@ static int add(struct cur *c, uint64_t off, uint64_t size, const char *fmt, ...)
 	return 0;
 }
 
+/* A cpu stream that holds @bytes of data, for the reader's plan. */
+static int add_stream(struct cur *c, const char *buffer, uint64_t cpu, uint64_t bytes)
+{
+	struct rr_section_map *m = c->map;
+	struct rr_data_stream *st;
+
+	if (!m)
+		return 0;
+	if (m->nr_streams == m->streams_cap) {
+		size_t cap = m->streams_cap ? m->streams_cap * 2 : 16;
+
+		st = realloc(m->streams, cap * sizeof(*st));
+		if (!st) {
+			snprintf(c->err, c->errlen, "out of memory");
+			return -ENOMEM;
+		}
+		m->streams = st;
+		m->streams_cap = cap;
+	}
+	st = &m->streams[m->nr_streams++];
+	/* a name too long to keep whole could not be matched to its handle */
+	if (strlen(buffer) >= sizeof(st->buffer))
+		m->streams_complete = 0;
+	snprintf(st->buffer, sizeof(st->buffer), "%s", buffer);
+	st->cpu = cpu > UINT32_MAX ? UINT32_MAX : (uint32_t)cpu;
+	st->bytes = bytes;
+	return 0;
+}
+
 /* @bytes-wide size, then that many bytes of data, inside @end. */
 static int sized_blob(struct cur *c, uint64_t *off, uint64_t end, int bytes, const char *what)
 {
@@ -429,6 +458,8 @@ static int cpu_table(struct cur *c, uint64_t *off, uint64_t nr_cpus, uint64_t lo
 			snprintf(what, sizeof(what), "%.24scpu %llu data", buffer, (unsigned long long)i);
 			ret = add(c, o, n, "%s", what);
 			if (!ret)
+				ret = add_stream(c, "", i, n);
+			if (!ret)
 				ret = check_pages(c, o, n, what);
 			if (ret)
 				return ret;
@@ -456,6 +487,9 @@ static int v6_options(struct cur *c, uint64_t *off)
 		/* BUFFER: an instance's flyrecord lies at the offset it names */
 		if (id == 3 && (n < 8 || rd(c, *off, 8) >= c->size))
 			return bad(c, *off, "buffer instance offset lies outside the file");
+		/* its cpu table is libtracecmd's to read: the stream list is partial */
+		if (id == 3 && c->map)
+			c->map->streams_complete = 0;
 		*off += n;
 	}
 	return add(c, start, *off - start, "options");
@@ -650,6 +684,8 @@ static int v7_buffer(struct cur *c, uint64_t off, uint64_t end)
 				   (unsigned long long)n, (unsigned long long)data,
 				   (unsigned long long)(sec_end - data));
 		ret = add(c, o, n, "%scpu %llu data", label, (unsigned long long)id);
+		if (!ret)
+			ret = add_stream(c, name, id, n);
 		if (!ret && compressed)
 			ret = v7_chunks(c, o, n, sec_end, label[0] ? label : "flyrecord");
 		else if (!ret)
@@ -796,6 +832,7 @@ int rr_precheck_buffer(const unsigned char *data, uint64_t size, struct rr_secti
 		map->big_endian = big;
 		map->long_size = data[off - 5];
 		map->page_size = c.page_size;
+		map->streams_complete = 1;
 	}
 	if (add(&c, 0, off, "initial format"))
 		return -ENOMEM;
@@ -843,4 +880,7 @@ void rr_section_map_release(struct rr_section_map *map)
 	free(map->sec);
 	map->sec = NULL;
 	map->nr = map->cap = 0;
+	free(map->streams);
+	map->streams = NULL;
+	map->nr_streams = map->streams_cap = 0;
 }

@@ -19,6 +19,16 @@ struct rr_section {
 	uint64_t size;		/* bytes it covers in the file */
 };
 
+/*
+ * One cpu stream of flyrecord data: what the trace.dat reader needs to
+ * split the reading between threads (parsers/tracedat_plan.c).
+ */
+struct rr_data_stream {
+	char buffer[64];	/* the buffer instance's name; "" for the top buffer */
+	uint32_t cpu;		/* its cpu id (v7: as the BUFFER option names it) */
+	uint64_t bytes;		/* its data in the file (compressed size when compressed) */
+};
+
 struct rr_section_map {
 	int version;		/* 6 or 7 */
 	int big_endian;
@@ -28,6 +38,14 @@ struct rr_section_map {
 	uint64_t file_size;
 	struct rr_section *sec;
 	size_t nr, cap;
+	/*
+	 * The cpu streams that hold data, in file order. streams_complete is
+	 * 0 when some exist that are not listed (v6 buffer instances, whose
+	 * cpu tables this check does not walk).
+	 */
+	struct rr_data_stream *streams;
+	size_t nr_streams, streams_cap;
+	int streams_complete;
 };
 
 /*

@@ -8,6 +8,13 @@ $(BARE_LOOP): tests/bench/bare_loop.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
+# Digests of everything a load makes observable: the ingest identity check
+# and t0320 (parallel reading equals the one-thread reader) compare them.
+INGEST_DIGEST := $(O)/ingest-identity
+$(INGEST_DIGEST): tests/bench/ingest_identity.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 $(REPLAY_BENCH): tests/bench/replay_bench.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The trace.dat reader splits a file's cpu streams between reading threads
+# and merges them again (parsers/tracedat_plan.c, tracedat_consume.c). The
+# merge must give exactly the order of libtracecmd's one-thread
+# tracecmd_iterate_events_multi, so for every input the digests of
+# everything a load makes observable ($O/ingest-identity, from
+# tests/bench/ingest_identity.c: every event in order, tasks, counts,
+# losses, the model) and `stats --json` (stdout, stderr, exit code) with
+# RR_READ_THREADS=2 and 4 must equal the one-thread reader's
+# (RR_READ_THREADS=1): the bundled and shared traces, the fuzz
+# corpus, every rr-gen scenario (lost events among them), a generated
+# trace whose cpus share many timestamps (ties decided by cpu), and
+# damaged copies. With strace, it also checks that the threads really ran.
+set -u
+. "$(dirname "$0")/../lib.sh"
+RR_GEN=${RR_GEN:-$TOP/${O:-build}/rr-gen}
+case $RR_GEN in /*) ;; *) RR_GEN=$TOP/$RR_GEN ;; esac
+DIGEST=${RR_DIGEST:-$(dirname "$RR_BIN")/ingest-identity}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$RR_BIN" ] || [ ! -x "$DIGEST" ]; then
+	skip "parallel read" "no reclaim-replay or ingest-identity next to $RR_BIN (make check)"
+	tap_done; exit
+fi
+
+inputs=("$TOP"/traces/*.dat)
+if [ -d "$SHARED/traces" ]; then
+	inputs+=("$SHARED"/traces/*.dat)
+else
+	skip "shared traces read in parallel" "no $SHARED/traces"
+fi
+for f in "$TOP"/tests/fuzz/corpus/*.dat; do inputs+=("$f"); done
+if [ -x "$RR_GEN" ]; then
+	for s in "$TOP"/tests/gen/scenarios/*.scn; do
+		o=$tmp/$(basename "$s" .scn).dat
+		"$RR_GEN" -o "$o" "$s" >/dev/null 2>&1 && inputs+=("$o")
+	done
+	# 4 cpus writing in lockstep: many records share a timestamp
+	if "$RR_GEN" --scale 60000 -o "$tmp/scale.dat" >/dev/null 2>&1; then
+		inputs+=("$tmp/scale.dat")
+	else
+		not_ok "rr-gen --scale 60000" "failed"
+	fi
+else
+	skip "generated traces read in parallel" "no rr-gen at $RR_GEN"
+fi
+# damaged copies of a bundled trace: truncated, and bytes flipped in the data
+python3 - "$tmp" "$TOP/traces/counters-writer.dat" <<'PY'
+import os, random, sys
+out, src = sys.argv[1], sys.argv[2]
+data = open(src, "rb").read()
+rnd = random.Random(320)
+for i in range(6):
+    d = bytearray(data)
+    if i % 2 == 0:
+        d = d[:rnd.randrange(len(d) // 2, len(d))]
+    else:
+        for _ in range(8):
+            d[rnd.randrange(len(d) // 2, len(d))] = rnd.randrange(256)
+    open(os.path.join(out, "bad-%d.dat" % i), "wb").write(d)
+PY
+for f in "$tmp"/bad-*.dat; do inputs+=("$f"); done
+
+run() {	# run THREADS FILE OUT: digests, stats --json, its stderr and exit code
+	RR_READ_THREADS=$1 "$DIGEST" "$2" >"$3.json" 2>"$3.err"
+	RR_READ_THREADS=$1 "$RR_BIN" stats --json "$2" >>"$3.json" 2>>"$3.err"
+	echo "exit $?" >>"$3.err"
+}
+
+for f in "${inputs[@]}"; do
+	name=${f#"$TOP"/}
+	run 1 "$f" "$tmp/one"
+	for n in 2 4; do
+		run $n "$f" "$tmp/par"
+		if cmp -s "$tmp/one.json" "$tmp/par.json" && cmp -s "$tmp/one.err" "$tmp/par.err"; then
+			ok "$name: $n reading threads give the one-thread result"
+		else
+			not_ok "$name: $n reading threads give the one-thread result" \
+				"$(diff "$tmp/one.json" "$tmp/par.json" | head -4; diff "$tmp/one.err" "$tmp/par.err" | head -4)"
+		fi
+	done
+done
+
+# The plan did split: one more thread per extra source (clone counts).
+if command -v strace >/dev/null 2>&1; then
+	clones() {
+		RR_READ_THREADS=$1 strace -f -e trace=clone,clone3 "$RR_BIN" stats -q "$2" 2>&1 \
+			>/dev/null | grep -c 'clone'
+	}
+	f=$TOP/traces/isolated-noswap-a.dat	# 4 cpus with data
+	one=$(clones 1 "$f") two=$(clones 2 "$f") four=$(clones 4 "$f")
+	if [ "$two" -eq $((one + 1)) ] && [ "$four" -eq $((one + 3)) ]; then
+		ok "threads started: 1 -> $one, 2 -> $two, 4 -> $four clones"
+	else
+		not_ok "threads started" "1 -> $one, 2 -> $two, 4 -> $four clones (want +1, +3)"
+	fi
+else
+	skip "threads started" "no strace"
+fi
+tap_done
