@@ -91,6 +91,19 @@ static uint64_t rd(const struct cur *c, uint64_t off, int bytes)
 	return v;
 }
 
+/* rd(c, off, 4), for the record walk: it runs for every record of the file. */
+static inline uint32_t rd32(const struct cur *c, uint64_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, c->p + off, 4);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return c->big ? __builtin_bswap32(v) : v;
+#else
+	return c->big ? v : __builtin_bswap32(v);
+#endif
+}
+
 /* Read an unsigned integer of @bytes at *@off (bounded by @end) and advance. */
 static int get(struct cur *c, uint64_t *off, uint64_t end, int bytes, const char *what,
 	       uint64_t *v)
@@ -371,7 +384,7 @@ static int check_records(struct cur *c, uint64_t pos, uint64_t end, const char *
 
 		if (end - pos < 4)
 			return bad(c, at, "%s: a record header runs past the page's data", what);
-		h = rd(c, pos, 4);
+		h = rd32(c, pos);
 		/* ring_buffer_event: type_len is the low 5 bits in the file's order */
 		type = c->big ? (unsigned int)(h >> 27) : (unsigned int)(h & 31);
 		if (type >= 29) {		/* padding, time extend, time stamp */
@@ -379,7 +392,7 @@ static int check_records(struct cur *c, uint64_t pos, uint64_t end, const char *
 				return bad(c, at, "%s: a record header runs past the page's data",
 					   what);
 			if (type == 29) {	/* padding to the end, or a discarded event */
-				len = rd(c, pos + 4, 4);
+				len = rd32(c, pos + 4);
 				if (len < 4 || len > end - pos - 4)
 					return 0;
 				pos += 4 + len;
@@ -392,7 +405,7 @@ static int check_records(struct cur *c, uint64_t pos, uint64_t end, const char *
 			if (end - pos < 8)
 				return bad(c, at, "%s: a record header runs past the page's data",
 					   what);
-			len = rd(c, pos + 4, 4);
+			len = rd32(c, pos + 4);
 			if (len < 4)
 				return bad(c, at, "%s: a record of length %llu", what,
 					   (unsigned long long)len);

@@ -53,6 +53,9 @@ used=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["inp
 # Not a target: the same without --json (no inputs[].sha256 of the whole
 # file, no JSON), to show what the report's own work costs.
 read -r text_s text_kib < <(best_of "$RR_BIN" stats -q "$big")
+# Not a target: `stats --json` with one reading thread, to show what the
+# parallel reader (parsers/tracedat_plan.c) gains on this machine.
+read -r one_s one_kib < <(best_of env RR_READ_THREADS=1 "$RR_BIN" stats --json -q "$big")
 
 # Real traces: ../shared/traces when present, and those of traces/ not there.
 real=()
@@ -65,11 +68,12 @@ done
 "$REPLAY_BENCH" -r "$RUNS" "$big" "${real[@]}" >"$dir/replay.out"
 
 python3 - "$dir/replay.out" "$big" "$records" "$used" "$bare_s" "$bare_kib" "$stats_s" \
-	"$stats_kib" "$text_s" "$text_kib" <<'EOF'
+	"$stats_kib" "$text_s" "$text_kib" "$one_s" "$one_kib" <<'EOF'
 import os, sys
 
 out, big, records, used = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-bare_s, bare_kib, stats_s, stats_kib, text_s, text_kib = (float(x) for x in sys.argv[5:11])
+bare_s, bare_kib, stats_s, stats_kib, text_s, text_kib, one_s, one_kib = \
+    (float(x) for x in sys.argv[5:13])
 met = lambda ok: "met" if ok else "NOT met"
 all_ok = True
 
@@ -96,6 +100,9 @@ print("   (bytes of peak RSS per kept event: %.1f; the bare loop alone peaks at 
 tr = records / max(text_s, 1e-9)
 print("   not a target: stats -q without --json (no sha256 of the input, no JSON): %.2f s, "
       "%.0f records/s, ratio %.3f, peak %.1f MiB" % (text_s, tr, tr / br, text_kib / 1024))
+orr = records / max(one_s, 1e-9)
+print("   not a target: stats --json with one reading thread (RR_READ_THREADS=1): %.2f s, "
+      "ratio %.3f, peak %.1f MiB" % (one_s, orr / br, one_kib / 1024))
 
 ingest, curves, replay = {}, {}, []
 for line in open(out):
