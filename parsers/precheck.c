@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,8 +393,17 @@ static int check_records(struct cur *c, uint64_t pos, uint64_t end, const char *
 				return bad(c, at, "%s: a record header runs past the page's data",
 					   what);
 			if (type == 29) {	/* padding to the end, or a discarded event */
+				/*
+				 * kbuffer moves on to pos + 4 + len with len a C
+				 * int: at or past the end the page is done, but a
+				 * length that is negative as an int (or overflows
+				 * it) sends it backwards, out of the page.
+				 */
 				len = rd32(c, pos + 4);
-				if (len < 4 || len > end - pos - 4)
+				if (len > (uint64_t)INT32_MAX - c->page_size)
+					return bad(c, at, "%s: a padding record of length %llu", what,
+						   (unsigned long long)len);
+				if (len >= end - pos - 4)
 					return 0;
 				pos += 4 + len;
 			} else {
@@ -409,6 +419,8 @@ static int check_records(struct cur *c, uint64_t pos, uint64_t end, const char *
 			if (len < 4)
 				return bad(c, at, "%s: a record of length %llu", what,
 					   (unsigned long long)len);
+			/* kbuffer rounds it up to whole words: walk as it will */
+			len = (len + 3) & ~(uint64_t)3;
 		} else {
 			len = (uint64_t)type * 4;
 		}

@@ -212,15 +212,12 @@ static int source_setup(struct tracedat_source *s, const char *path, uint32_t pa
  */
 static int setup_sources(struct tracedat_reader *r, const char *path,
 			 const struct rr_section_map *map, struct tracecmd_input **handles,
-			 const char **names, int nr)
+			 const char **names, int nr, int want)
 {
 	struct rr_source_plan plan[RR_TRACEDAT_MAX_SOURCES];
-	uint64_t bytes = 0;
 	int n;
 
-	for (size_t i = 0; i < map->nr_streams; i++)
-		bytes += map->streams[i].bytes;
-	n = rr_tracedat_plan(map, names, nr, rr_tracedat_want_sources(bytes), plan);
+	n = rr_tracedat_plan(map, names, nr, want, plan);
 	r->src = calloc(n ? (size_t)n : 1, sizeof(*r->src));
 	if (!r->src) {
 		for (int i = 0; i < n; i++)
@@ -241,7 +238,7 @@ static int setup_sources(struct tracedat_reader *r, const char *path,
 			free(hn);
 			if (hnr != nr) {
 				close_handles(h, hnr);
-				ret = -EBADMSG;
+				ret = -ESTALE;
 			}
 		}
 		if (!ret) {
@@ -252,7 +249,7 @@ static int setup_sources(struct tracedat_reader *r, const char *path,
 			for (int j = i; j < n; j++)
 				if (plan[j].cpus)
 					CPU_FREE(plan[j].cpus);
-			return ret == -ENOMEM ? -ENOMEM : -EBADMSG;
+			return ret == -ENOMEM ? -ENOMEM : -ESTALE;
 		}
 	}
 	return 0;
@@ -305,27 +302,28 @@ static int run_threads(struct tracedat_reader *r)
 	return r->error ? -ENOMEM : ret;
 }
 
-static int parse(const char *path, struct rr_trace *t)
+/*
+ * Reads the events of @path into @t with up to @want reading threads
+ * (@warn: say which buffer instances cannot be opened). Returns 0; an open_handles() error with *@opened 0; or, once opened,
+ * -ENOMEM, -EAGAIN (no thread), -ESTALE (a second open failed) or -EIO
+ * (libtracecmd stopped with an error). *@nr_src: the sources it used.
+ */
+static int read_events(const char *path, struct rr_trace *t, const struct rr_section_map *map,
+		       int want, int warn, int *opened, int *nr_src)
 {
 	struct tracedat_reader r = { 0 };
-	struct rr_section_map map;
 	struct tracecmd_input **handles = NULL;
 	const char **names = NULL;
 	int nr = 0, ret;
 
-	/* our message for a damaged structure, before libtracecmd trusts it */
-	ret = precheck(path, &map);
+	*opened = 0;
+	*nr_src = 0;
+	ret = open_handles(path, warn, &handles, &names, &nr);
 	if (ret)
-		goto out_map;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	ret = open_handles(path, 1, &handles, &names, &nr);
-	if (ret) {
-		ret = open_error(path, ret);
-		goto out_map;
-	}
+		return ret;
+	*opened = 1;
 	/* the pre-check accepts versions 6 and 7 only */
-	if (asprintf(&t->format, "trace.dat v%d", map.version) < 0)
+	if (!t->format && asprintf(&t->format, "trace.dat v%d", map->version) < 0)
 		t->format = NULL;
 	if (!t->page_size)
 		t->page_size = tep_get_page_size(tracecmd_get_tep(handles[0]));
@@ -333,48 +331,77 @@ static int parse(const char *path, struct rr_trace *t)
 		t->nr_cpus = tep_get_cpus(tracecmd_get_tep(handles[0]));
 	ret = rr_builder_init(&r.builder, t);
 	if (!ret)
-		ret = setup_sources(&r, path, &map, handles, names, nr);
-	if (ret == -EBADMSG) {
-		ret = rr_fail(RR_EXIT_BAD_INPUT, "'%s': cannot open the file again for a second "
-			      "reading thread (changed while read?)", path);
-		goto out;
-	}
+		ret = setup_sources(&r, path, map, handles, names, nr, want);
+	*nr_src = r.nr_src;
 	for (int i = 0; !ret && i < r.nr_src; i++)
 		if (r.src[i].max_id > r.max_id)
 			r.max_id = r.src[i].max_id;
 	if (!ret && !(r.names = calloc((size_t)r.max_id + 1, sizeof(*r.names))))
 		ret = -ENOMEM;
-	if (ret) {
-		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", path);
-		goto out;
-	}
-	ret = run_threads(&r);
-	if (ret == -EAGAIN) {
-		ret = rr_fail(RR_EXIT_FAILURE, "'%s': cannot start the reading threads", path);
-		goto out;
-	}
-	if (ret == -ENOMEM) {
-		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory after %llu records", path,
-			       (unsigned long long)t->records_read);
-		goto out;
-	}
-	if (ret < 0) {
-		ret = rr_fail(RR_EXIT_BAD_INPUT, "'%s': cannot read the event data after %llu records (corrupt file)",
-			       path, (unsigned long long)t->records_read);
-		goto out;
-	}
-	if (rr_builder_finish(&r.builder)) {
-		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", path);
-		goto out;
-	}
-	ret = 0;
-out:
+	if (!ret)
+		ret = run_threads(&r);
+	if (!ret && rr_builder_finish(&r.builder))
+		ret = -ENOMEM;
 	rr_builder_release(&r.builder);
 	release_sources(&r);
 	free(r.names);
 	free(names);
 	close_handles(handles, nr);
-out_map:
+	return ret;
+}
+
+/*
+ * How many records the one-thread reader delivers before libtracecmd
+ * fails: several threads read on past the point where the one-thread
+ * merge stops, and the message must not depend on the thread count.
+ */
+static uint64_t records_before_failure(const char *path, const struct rr_section_map *map)
+{
+	struct rr_trace *scratch = calloc(1, sizeof(*scratch));
+	uint64_t n = 0;
+	int opened, nr_src;
+
+	if (!scratch)
+		return 0;
+	read_events(path, scratch, map, 1, 0, &opened, &nr_src);
+	n = scratch->records_read;
+	rr_trace_free(scratch);
+	return n;
+}
+
+static int parse(const char *path, struct rr_trace *t)
+{
+	struct rr_section_map map;
+	uint64_t bytes = 0;
+	int ret, opened, nr_src;
+
+	/* our message for a damaged structure, before libtracecmd trusts it */
+	ret = precheck(path, &map);
+	if (ret)
+		goto out;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	for (size_t i = 0; i < map.nr_streams; i++)
+		bytes += map.streams[i].bytes;
+	ret = read_events(path, t, &map, rr_tracedat_want_sources(bytes), 1, &opened, &nr_src);
+	if (!ret)
+		goto out;
+	if (!opened) {
+		ret = open_error(path, ret);
+	} else if (ret == -ESTALE) {
+		ret = rr_fail(RR_EXIT_BAD_INPUT, "'%s': cannot open the file again for a second "
+			      "reading thread (changed while read?)", path);
+	} else if (ret == -EAGAIN) {
+		ret = rr_fail(RR_EXIT_FAILURE, "'%s': cannot start the reading threads", path);
+	} else if (ret == -ENOMEM) {
+		ret = rr_fail(RR_EXIT_FAILURE, "'%s': out of memory after %llu records", path,
+			      (unsigned long long)t->records_read);
+	} else {
+		ret = rr_fail(RR_EXIT_BAD_INPUT, "'%s': cannot read the event data after %llu "
+			      "records (corrupt file)", path, (unsigned long long)
+			      (nr_src > 1 ? records_before_failure(path, &map) : t->records_read));
+	}
+out:
 	rr_section_map_release(&map);
 	return ret;
 }

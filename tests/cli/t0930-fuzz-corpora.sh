@@ -36,4 +36,57 @@ case $line in
 *" 18 cpus,"*) ok "cpu beyond the header's count raises the cpu count" ;;
 *) not_ok "cpu beyond the header's count raises the cpu count" "got: $line" ;;
 esac
+# A fuzz find (docs/robustness.md): a padding record whose length is negative
+# as a C int sends libtraceevent's kbuffer backwards, out of the page; a
+# record found there can claim any size. The pre-check must refuse such a
+# page. The files' backward jump is first shown by an independent walk of
+# the pages as kbuffer does it (next = pos + 4 + (int)length).
+for name in v6-padding-negative v6-lost-state; do
+	f=$TOP/tests/fuzz/corpus/$name.dat
+	walk=$(python3 - "$f" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+ps = 4096
+# v6: the flyrecord cpu table gives each cpu's data (offset, size)
+i = d.index(b"flyrecord\0")
+off = i + 10
+found = 0
+while off + 16 <= len(d):
+    o, n = struct.unpack_from("<QQ", d, off)
+    off += 16
+    if o == 0 or o % ps or o + n > len(d) or n % ps:
+        break
+    for p in range(o, o + n, ps):
+        size = struct.unpack_from("<Q", d, p + 8)[0] & ((1 << 27) - 1)
+        pos = 0
+        for _ in range(4096):
+            if pos >= size:
+                break
+            h = struct.unpack_from("<I", d, p + 16 + pos)[0]
+            t = h & 31
+            if t == 29:
+                ln = struct.unpack_from("<i", d, p + 20 + pos)[0]
+                nxt = pos + 4 + ln
+            elif t in (30, 31):
+                nxt = pos + 8
+            elif t == 0:
+                nxt = pos + 4 + ((struct.unpack_from("<I", d, p + 20 + pos)[0] + 3) & ~3)
+            else:
+                nxt = pos + 4 + 4 * t
+            if nxt <= pos:
+                found += 1
+                break
+            pos = nxt
+print(found)
+PY
+)
+	err=$("$RR_BIN" stats "$f" 2>&1 >/dev/null)
+	rc=$?
+	if [ "${walk:-0}" -gt 0 ] && [ $rc -eq 4 ] && [[ $err == *"a padding record of length"* ]]; then
+		ok "$name: a backward padding ($walk page(s)) is refused with exit 4"
+	else
+		not_ok "$name: a backward padding is refused with exit 4" \
+			"pages going backwards: ${walk:-?}; exit $rc: $err"
+	fi
+done
 tap_done
