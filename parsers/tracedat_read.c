@@ -9,7 +9,6 @@
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
 
-#include "asan_compat.h"
 #include "tracedat_reader.h"
 
 /* The dense index of @handle among the source's handles. */
@@ -173,8 +172,6 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 
 	(void)cpu;
 	release_behind(s, h, rec);
-	/* a valid record in libtracecmd's mmap (asan_compat.h) */
-	rr_asan_unpoison(rec->data, (size_t)(rec->size > 0 ? rec->size : 0));
 	/* what tep_data_type() reads, without its generic number reader */
 	if (s->type_offset >= 0 && s->type_offset + 2 <= rec->size) {
 		memcpy(&type, (const char *)rec->data + s->type_offset, 2);
