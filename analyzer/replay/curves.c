@@ -309,10 +309,13 @@ static int time_samples_by_completions(struct vec *out, const struct vec *sample
 static int build_briefs(const struct rr_model *m, struct rr_curves *c)
 {
 	const struct rr_trace *t = m->trace;
+	size_t *hint = calloc((size_t)c->nr_nodes, sizeof(*hint));
 
 	c->briefs = calloc((size_t)m->nr_batches + 1, sizeof(*c->briefs));
-	if (!c->briefs)
+	if (!c->briefs || !hint) {
+		free(hint);
 		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < m->nr_batches; i++) {
 		const struct rr_batch *b = &m->batches[i];
 		struct rr_batch_brief *bb = &c->briefs[i];
@@ -326,11 +329,18 @@ static int build_briefs(const struct rr_model *m, struct rr_curves *c)
 		bb->work_ns = b->isolate_event != RR_NONE ?
 			sh->ts - t->events[b->isolate_event].ts : 0;
 		if (sh->type == RR_EV_SHRINK_INACTIVE) {
+			int nid = b->nid >= 0 && b->nid < c->nr_nodes ? b->nid : 0;
+			const struct rr_node_curves *nc = &c->node[nid];
+
 			bb->inactive = 1;
 			bb->scanned = sh->v[RR_V_SI_SCANNED];
 			bb->reclaimed = sh->v[RR_V_SI_RECLAIMED];
+			/* searched once here, not at each late batch of each replay */
+			bb->cum_after = (uint32_t)rr_points_first_after(nc->cum_scanned, nc->nr_cum,
+									sh->ts, &hint[nid]);
 		}
 	}
+	free(hint);
 	return 0;
 }
 
@@ -443,6 +453,9 @@ void rr_curves_free(struct rr_curves *c)
 		free(nc->cum_reclaimed);
 		free(nc->samples);
 		free(nc->eff_tree);
+		free(nc->eff_pre);
+		free(nc->eff_suf);
+		free(nc->eff_sparse);
 		free(nc->progress_tree);
 	}
 	free(c->node);
@@ -495,10 +508,11 @@ uint64_t rr_curve_written_at(const struct rr_node_curves *n, uint64_t t)
 	return rr_curve_written_at_hinted(n, t, &hint);
 }
 
-uint64_t rr_curve_written_exceeds_hinted(const struct rr_node_curves *n, uint64_t from,
-					 uint64_t target, size_t *hint)
+/* rr_curve_written_exceeds() once the index of the first point after @from is known */
+static uint64_t written_exceeds_index(const struct rr_node_curves *n, uint64_t from,
+				      uint64_t target, size_t after)
 {
-	size_t after = rr_points_first_after(n->written, n->nr_written, from, hint), lo, hi;
+	size_t lo, hi;
 
 	if (written_at_index(n, from, after) > target)
 		return from;
@@ -537,6 +551,23 @@ uint64_t rr_curve_written_exceeds_hinted(const struct rr_node_curves *n, uint64_
 		}
 	}
 	return n->written[lo].ts < from ? from : n->written[lo].ts;
+}
+
+uint64_t rr_curve_written_exceeds_hinted(const struct rr_node_curves *n, uint64_t from,
+					 uint64_t target, size_t *hint)
+{
+	return written_exceeds_index(n, from, target, rr_points_first_after(n->written,
+									    n->nr_written,
+									    from, hint));
+}
+
+uint64_t rr_curve_written_exceeds_by_hinted(const struct rr_node_curves *n, uint64_t from,
+					    const uint64_t *base, uint64_t pages, size_t *hint)
+{
+	size_t after = rr_points_first_after(n->written, n->nr_written, from, hint);
+	uint64_t b = base ? *base : written_at_index(n, from, after);
+
+	return written_exceeds_index(n, from, b + pages, after);
 }
 
 uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from, uint64_t target)

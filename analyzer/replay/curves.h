@@ -44,6 +44,15 @@ struct rr_node_curves {
 	size_t nr_samples;
 
 	uint32_t *eff_tree;	/* max segment tree of the efficiency at each cum point */
+	/*
+	 * The same leaves for O(1) span maxima (late batches): in blocks of
+	 * RR_EFF_BLOCK leaves, the max from each leaf's block start to it
+	 * (eff_pre) and from it to its block end (eff_suf), and a sparse
+	 * table of block maxima: eff_sparse[k * eff_blocks + j] is the max of
+	 * blocks j .. j + 2^k - 1.
+	 */
+	uint32_t *eff_pre, *eff_suf, *eff_sparse;
+	size_t eff_blocks;
 	uint32_t *progress_tree;	/* max segment tree of direct batches' efficiency */
 	size_t progress_size;		/* its leaves (a power of two) */
 };
@@ -59,6 +68,9 @@ struct rr_batch_brief {
 	uint32_t episode;	/* the batch's */
 	int16_t nid;		/* the batch's, as recorded */
 	uint8_t inactive;	/* closed by mm_vmscan_lru_shrink_inactive */
+	/* inactive: the first cumulative point of node nid (0 when nid is out
+	 * of range) after the shrink, where a late batch's span begins */
+	uint32_t cum_after;
 };
 
 struct rr_curves {
@@ -89,6 +101,10 @@ uint64_t rr_curve_written_exceeds(const struct rr_node_curves *n, uint64_t from,
 uint64_t rr_curve_written_at_hinted(const struct rr_node_curves *n, uint64_t t, size_t *hint);
 uint64_t rr_curve_written_exceeds_hinted(const struct rr_node_curves *n, uint64_t from,
 					 uint64_t target, size_t *hint);
+/* The same for the target *@base + @pages, or W(@from) + @pages when @base is
+ * NULL: one search of @from for both. */
+uint64_t rr_curve_written_exceeds_by_hinted(const struct rr_node_curves *n, uint64_t from,
+					    const uint64_t *base, uint64_t pages, size_t *hint);
 /* Index of the first of @n points (in time order) with ts > @t, searched from
  * *@hint, the answer of the caller's previous lookup, which it updates. */
 size_t rr_points_first_after(const struct rr_point *p, size_t n, uint64_t t, size_t *hint);
@@ -148,5 +164,11 @@ uint64_t rr_curve_next_inflight_after_hinted(const struct rr_curves *c, uint64_t
 uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t recorded_ts,
 				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed,
 				 struct rr_curve_hints *h);
+/* The same when the caller knows, with hints @h, the index of the node's first
+ * cumulative point after @recorded_ts (struct rr_batch_brief.cum_after);
+ * SIZE_MAX: search it */
+uint64_t rr_late_batch_reclaimed_from(const struct rr_node_curves *n, uint64_t recorded_ts,
+				      uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed,
+				      struct rr_curve_hints *h, size_t rec_after);
 
 #endif

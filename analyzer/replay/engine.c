@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "engine.h"
-#include "sort_u64.h"
+#include "select_u64.h"
 
 int rr_heap_grow(struct heap *h)
 {
@@ -104,11 +104,15 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index, 
 		return;
 	tr->last_batch_scanned = b->scanned;
 	reclaimed = b->reclaimed;
-	if (tr->shift > 0 && !g->pinned) {
+	/* (a batch that reclaimed nothing or all it scanned keeps its outcome) */
+	if (tr->shift > 0 && !g->pinned && reclaimed && reclaimed < b->scanned) {
 		int nid = b->nid >= 0 && b->nid < g->c->nr_nodes ? b->nid : 0;
-		uint64_t r = rr_late_batch_reclaimed(&g->c->node[nid], sh_ts,
-						     add_shift(sh_ts, tr->shift),
-						     b->scanned, reclaimed, &g->hints[nid]);
+		uint64_t r;
+
+		/* the recorded time's place among the node's batches is known */
+		r = rr_late_batch_reclaimed_from(&g->c->node[nid], sh_ts,
+						 add_shift(sh_ts, tr->shift), b->scanned,
+						 reclaimed, &g->hints[nid], b->cum_after);
 
 		if (r > reclaimed) {
 			node_of(g, b->nid)->late_batches++;
@@ -224,6 +228,7 @@ static int engine_init(struct engine *g, const struct rr_model *m, const struct 
 	g->t = m->trace;
 	g->c = c;
 	g->pol = pol;
+	g->reads = rr_policy_reads(pol->ops);
 	g->out = out;
 	g->hz = c->hz;
 	g->dd = rr_curves_decisions(c);
@@ -274,6 +279,8 @@ static void engine_release(struct engine *g)
 	free(g->nr_stall);
 	free(g->cap_stall);
 	free(g->tasks);
+	free(g->sleeps);
+	free(g->free_sleeps);
 	free(g->eps);
 	free(g->heap.e);
 }
@@ -285,14 +292,26 @@ static void finish_metrics(struct engine *g)
 		uint64_t *v = g->stall_ns[n];
 		size_t cnt = g->nr_stall[n];
 
-		rr_sort_u64(v, cnt);
+		static const unsigned pct[3] = { 50, 90, 99 };
+		size_t rank[3];
+		uint64_t at[3], max = 0;
+
+		/* rr_percentile_u64()'s ranks, without sorting the lengths */
+		for (int i = 0; i < 3; i++) {
+			size_t r = (cnt * pct[i] + 99) / 100;
+
+			rank[i] = r ? r - 1 : 0;
+		}
 		rn->stall.count = cnt;
-		for (size_t i = 0; i < cnt; i++)
+		for (size_t i = 0; i < cnt; i++) {
 			rn->stall.total_ns += v[i];
-		rn->stall.p50_ns = rr_percentile_u64(v, cnt, 50);
-		rn->stall.p90_ns = rr_percentile_u64(v, cnt, 90);
-		rn->stall.p99_ns = rr_percentile_u64(v, cnt, 99);
-		rn->stall.max_ns = cnt ? v[cnt - 1] : 0;
+			max = v[i] > max ? v[i] : max;
+		}
+		rr_select_ranks_u64(v, cnt, rank, 3, at);
+		rn->stall.p50_ns = at[0];
+		rn->stall.p90_ns = at[1];
+		rn->stall.p99_ns = at[2];
+		rn->stall.max_ns = max;
 		rn->stall_ns = rn->stall.total_ns;
 		rn->wasted = rn->scanned > rn->reclaimed ? rn->scanned - rn->reclaimed : 0;
 	}
@@ -321,7 +340,7 @@ static int replay(const struct rr_model *m, const struct rr_curves *c,
 		if (e.version != tr->version || tr->state == TASK_DONE)
 			continue;
 		if (tr->state == TASK_SLEEPING) {
-			if (tr->sleep.verdict.wake == RR_WAKE_WRITEBACK)
+			if (sleep_of(&g, tr)->verdict.wake == RR_WAKE_WRITEBACK)
 				ret = rr_engine_wbq_fire(&g, e.task, e.key);
 			else
 				ret = rr_engine_finish_sleep(&g, e.task, e.key);

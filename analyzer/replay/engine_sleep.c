@@ -12,13 +12,15 @@
 
 #include "engine.h"
 
+/*
+ * Only the changing figures the policy reads are looked up (g->reads); the
+ * others stay 0. A built-in never reads them, a plugin gets them all.
+ */
 static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now,
 		       struct rr_decision_point *dp)
 {
 	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
 	const struct rr_node_curves *nc = &g->c->node[nid];
-	const struct rr_counter_sample *s = rr_curve_sample_at_hinted(nc, now, &g->hints[nid]);
-	int64_t eff = rr_curve_efficiency_ppm_hinted(nc, now, &g->hints[nid]);
 
 	memset(dp, 0, sizeof(*dp));
 	dp->size = sizeof(*dp);
@@ -46,18 +48,33 @@ static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now
 	} else {
 		dp->flags |= RR_DP_FIRST_NODE;
 	}
-	if (s) {
-		dp->flags |= RR_DP_NODE_SAMPLED;
-		dp->node_isolated = s->value[RR_C_NR_ISOLATED_ANON] + s->value[RR_C_NR_ISOLATED_FILE];
-		dp->node_inactive = s->value[RR_C_NR_INACTIVE_ANON] + s->value[RR_C_NR_INACTIVE_FILE];
-		dp->node_write_pending = s->value[RR_C_NR_DIRTY] + s->value[RR_C_NR_WRITEBACK];
-		dp->node_reclaimable = s->value[RR_C_NR_INACTIVE_FILE] + s->value[RR_C_NR_ACTIVE_FILE];
+	if (g->reads & RR_IN_NODE_SAMPLE) {
+		const struct rr_counter_sample *s = rr_curve_sample_at_hinted(nc, now,
+									      &g->hints[nid]);
+
+		if (s) {
+			dp->flags |= RR_DP_NODE_SAMPLED;
+			dp->node_isolated = s->value[RR_C_NR_ISOLATED_ANON] +
+				s->value[RR_C_NR_ISOLATED_FILE];
+			dp->node_inactive = s->value[RR_C_NR_INACTIVE_ANON] +
+				s->value[RR_C_NR_INACTIVE_FILE];
+			dp->node_write_pending = s->value[RR_C_NR_DIRTY] +
+				s->value[RR_C_NR_WRITEBACK];
+			dp->node_reclaimable = s->value[RR_C_NR_INACTIVE_FILE] +
+				s->value[RR_C_NR_ACTIVE_FILE];
+		}
 	}
-	dp->node_efficiency_ppm = eff < 0 ? 0 : (uint32_t)eff;
-	dp->device_inflight = rr_curve_inflight_at_hinted(g->c, now, &g->inflight_hint);
+	if (g->reads & RR_IN_EFFICIENCY) {
+		int64_t eff = rr_curve_efficiency_ppm_hinted(nc, now, &g->hints[nid]);
+
+		dp->node_efficiency_ppm = eff < 0 ? 0 : (uint32_t)eff;
+	}
+	if (g->reads & RR_IN_INFLIGHT)
+		dp->device_inflight = rr_curve_inflight_at_hinted(g->c, now, &g->inflight_hint);
 	if (p->nid >= 0 && p->nid < g->out->nr_nodes)
 		dp->waiters[RR_POLICY_REASON_WRITEBACK] = (uint32_t)g->wbq[p->nid].n;
-	rr_task_figures_fill(&g->c->figures[p - g->d.points], dp);
+	if (g->reads & RR_READS_TASK_FIGURES)
+		rr_task_figures_fill(&g->c->figures[p - g->d.points], dp);
 }
 
 /* Wake time of a sleep whose wake does not depend on other waiters. */
@@ -72,7 +89,7 @@ static uint64_t independent_wake(struct engine *g, const struct rr_dpoint *p, ui
 	case RR_WAKE_RECORDED:
 		/* exactly the recorded resume, whatever the timeout: the identity */
 		if (p->flags & RR_DP_OBSERVED)
-			return g->tasks[task].sleep.resume_rec;
+			return sleep_of(g, &g->tasks[task])->resume_rec;
 		break;
 	case RR_WAKE_ISOLATED:
 		w = rr_curve_next_isolation_pass_hinted(nc, start, task, &g->hints[nid]);
@@ -87,11 +104,11 @@ static uint64_t independent_wake(struct engine *g, const struct rr_dpoint *p, ui
 	case RR_WAKE_WRITEBACK: {
 		/* a waiter asked again inside a retry loop joins the queue as is */
 		const struct wb_queue *q = &g->wbq[nid];
-		size_t *hint = &g->hints[nid].written;
-		uint64_t base = q->n ? q->start_written : rr_curve_written_at_hinted(nc, start, hint);
 
-		w = rr_curve_written_exceeds_hinted(nc, start, base + (uint64_t)v->pages_per_waiter *
-						    (q->n + 1), hint);
+		w = rr_curve_written_exceeds_by_hinted(nc, start,
+						       q->n ? &q->start_written : NULL,
+						       (uint64_t)v->pages_per_waiter * (q->n + 1),
+						       &g->hints[nid].written);
 		break;
 	}
 	default:
@@ -268,12 +285,14 @@ static void synthetic_batches(struct engine *g, struct task_run *tr, int nid, ui
 int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 {
 	struct task_run *tr = &g->tasks[k];
-	struct sleep_ctx *sc = &tr->sleep;
+	struct sleep_ctx *sc = sleep_of(g, tr);
 	const struct rr_dpoint *p = &g->d.points[sc->point];
 	uint64_t t = w + sc->extra_ns, c = sc->resume_rec;
 	uint64_t retry_eff = 0, retry_begin, retry_batches = 0;
 	uint32_t guard = 0;
 	int timed_out, ret;
+	struct rr_verdict v;
+	uint64_t v_until = 0;	/* v holds for retries before then */
 
 	/* the batch's fields are 0 unless it ended in a shrink_inactive */
 	if (p->batch_scanned)
@@ -319,7 +338,6 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 			t = c;	/* time passes even when we stop counting retries */
 			break;
 		}
-		struct rr_verdict v;
 		uint64_t deadline, w2;
 
 		synthetic_batch(g, tr, p->nid, &t, retry_eff);
@@ -327,9 +345,18 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		retry_batches++;
 		if (t >= c)
 			break;
-		ret = ask_policy(g, p, t, 1, &v);
-		if (ret)
-			return ret;
+		/*
+		 * A built-in's sleep verdict is a function of the point's
+		 * fields: until a declared input changes it is the one given
+		 * at the previous retry, so it is not asked for again.
+		 */
+		if (t >= v_until) {
+			ret = ask_policy(g, p, t, 1, &v);
+			if (ret)
+				return ret;
+			v_until = v.sleep && (g->reads & RR_READS_BUILTIN) ?
+				verdict_holds_until(g, p, &v, t, retry_eff) : 0;
+		}
 		if (!v.sleep) {
 			/*
 			 * The same answer holds for every retry until a declared
@@ -386,6 +413,7 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 	else
 		tr->shift += (int64_t)t - (int64_t)sc->start;
 	tr->state = TASK_RUNNING;
+	g->free_sleeps[g->nr_free++] = tr->sleep;	/* the sleep is over */
 	return 0;
 }
 
@@ -417,7 +445,8 @@ static int wbq_rekey(struct engine *g, int nid, uint64_t now)
 						     &g->hints[nid].written);
 	for (size_t i = 0; i < q->n; i++) {
 		struct task_run *tr = &g->tasks[q->task[i]];
-		uint64_t key = q->wake_at < tr->sleep.deadline ? q->wake_at : tr->sleep.deadline;
+		uint64_t deadline = sleep_of(g, tr)->deadline;
+		uint64_t key = q->wake_at < deadline ? q->wake_at : deadline;
 
 		tr->version++;
 		if (rr_heap_push(&g->heap, key, q->task[i], tr->version))
@@ -429,7 +458,7 @@ static int wbq_rekey(struct engine *g, int nid, uint64_t now)
 /* A WRITEBACK waiter's heap entry fired at @now: all wake, or it timed out. */
 int rr_engine_wbq_fire(struct engine *g, uint32_t k, uint64_t now)
 {
-	const struct rr_dpoint *p = &g->d.points[g->tasks[k].sleep.point];
+	const struct rr_dpoint *p = &g->d.points[sleep_of(g, &g->tasks[k])->point];
 	int nid = p->nid >= 0 && p->nid < g->out->nr_nodes ? p->nid : 0;
 	struct wb_queue *q = &g->wbq[nid];
 	int ret;
@@ -468,14 +497,41 @@ int rr_engine_wbq_fire(struct engine *g, uint32_t k, uint64_t now)
 	return ret ? ret : wbq_rekey(g, nid, now);
 }
 
+/* A free sleep context for task @tr; may move the others. */
+static int take_sleep_slot(struct engine *g, struct task_run *tr)
+{
+	if (!g->nr_free) {
+		uint32_t ncap = g->nr_sleeps ? 2 * g->nr_sleeps : 64;
+		struct sleep_ctx *ns = realloc(g->sleeps, ncap * sizeof(*ns));
+		uint32_t *nf;
+
+		if (!ns)
+			return -ENOMEM;
+		g->sleeps = ns;
+		nf = realloc(g->free_sleeps, ncap * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		g->free_sleeps = nf;
+		/* the new slots, the lowest taken first */
+		for (uint32_t i = ncap; i > g->nr_sleeps; i--)
+			g->free_sleeps[g->nr_free++] = i - 1;
+		g->nr_sleeps = ncap;
+	}
+	tr->sleep = g->free_sleeps[--g->nr_free];
+	return 0;
+}
+
 int rr_engine_start_sleep(struct engine *g, uint32_t k, uint32_t point, uint64_t s)
 {
 	struct task_run *tr = &g->tasks[k];
-	struct sleep_ctx *sc = &tr->sleep;
+	struct sleep_ctx *sc;
 	const struct rr_dpoint *p = &g->d.points[point];
 	int nid = p->nid >= 0 && p->nid < g->out->nr_nodes ? p->nid : 0;
 	int ret;
 
+	if (take_sleep_slot(g, tr))
+		return -ENOMEM;
+	sc = sleep_of(g, tr);
 	memset(sc, 0, sizeof(*sc));
 	sc->point = point;
 	sc->start = s;

@@ -16,6 +16,7 @@
  * segment tree, so the best over a span is O(log n) per late batch.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "curves.h"
@@ -36,12 +37,59 @@ static size_t first_cum_after(const struct rr_node_curves *n, uint64_t t)
 	return lo;
 }
 
+#define RR_EFF_BLOCK_SHIFT 4
+#define RR_EFF_BLOCK (1u << RR_EFF_BLOCK_SHIFT)
+
+static inline uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The block prefix and suffix maxima and the sparse table over blocks. */
+static int build_span_maxima(struct rr_node_curves *n)
+{
+	size_t cnt = n->nr_cum, nb = (cnt + RR_EFF_BLOCK - 1) >> RR_EFF_BLOCK_SHIFT, levels = 1;
+	const uint32_t *leaf = n->eff_tree + cnt;
+
+	while (((size_t)1 << levels) <= nb)
+		levels++;
+	n->eff_pre = malloc(cnt * sizeof(uint32_t));
+	n->eff_suf = malloc(cnt * sizeof(uint32_t));
+	n->eff_sparse = malloc(levels * nb * sizeof(uint32_t));
+	if (!n->eff_pre || !n->eff_suf || !n->eff_sparse)
+		return -ENOMEM;
+	n->eff_blocks = nb;
+	for (size_t b = 0; b < nb; b++) {
+		size_t lo = b << RR_EFF_BLOCK_SHIFT;
+		size_t hi = lo + RR_EFF_BLOCK < cnt ? lo + RR_EFF_BLOCK : cnt;
+		uint32_t m = 0;
+
+		for (size_t i = lo; i < hi; i++)
+			n->eff_pre[i] = m = max_u32(m, leaf[i]);
+		n->eff_sparse[b] = m;
+		m = 0;
+		for (size_t i = hi; i-- > lo;)
+			n->eff_suf[i] = m = max_u32(m, leaf[i]);
+	}
+	for (size_t k = 1; k < levels; k++) {
+		const uint32_t *prev = n->eff_sparse + (k - 1) * nb;
+		uint32_t *cur = n->eff_sparse + k * nb;
+		size_t half = (size_t)1 << (k - 1);
+
+		for (size_t j = 0; j + 2 * half <= nb; j++)
+			cur[j] = max_u32(prev[j], prev[j + half]);
+	}
+	return 0;
+}
+
 int rr_curve_build_best_efficiency(struct rr_node_curves *n)
 {
 	size_t cnt = n->nr_cum;
 	uint32_t *tree;
 
 	n->eff_tree = NULL;
+	n->eff_pre = n->eff_suf = n->eff_sparse = NULL;
+	n->eff_blocks = 0;
 	if (!cnt)
 		return 0;
 	tree = calloc(2 * cnt, sizeof(*tree));
@@ -55,7 +103,7 @@ int rr_curve_build_best_efficiency(struct rr_node_curves *n)
 	for (size_t i = cnt - 1; i > 0; i--)
 		tree[i] = tree[2 * i] > tree[2 * i + 1] ? tree[2 * i] : tree[2 * i + 1];
 	n->eff_tree = tree;
-	return 0;
+	return build_span_maxima(n);
 }
 
 /* The best of the efficiency tree's leaves [lo, hi) (tree indexes); 0 if none. */
@@ -74,6 +122,34 @@ static uint32_t best_of_leaves(const uint32_t *tree, size_t lo, size_t hi)
 		}
 		lo /= 2;
 		hi /= 2;
+	}
+	return best;
+}
+
+/*
+ * The best of leaves [lo, hi) in O(1): the ends of the two blocks they
+ * touch and, between them, two overlapping runs of whole blocks from the
+ * sparse table. A span inside one block takes the tree (a few levels).
+ * The same maximum as best_of_leaves(), only found faster: late batches
+ * under the legacy policies span hundreds of batches.
+ */
+static uint32_t best_of_span(const struct rr_node_curves *n, size_t lo, size_t hi)
+{
+	size_t bl = lo >> RR_EFF_BLOCK_SHIFT, bh, between;
+	uint32_t best;
+
+	if (hi <= lo)
+		return 0;
+	bh = (hi - 1) >> RR_EFF_BLOCK_SHIFT;
+	if (bl == bh)
+		return best_of_leaves(n->eff_tree, lo + n->nr_cum, hi + n->nr_cum);
+	best = max_u32(n->eff_suf[lo], n->eff_pre[hi - 1]);
+	between = bh - bl - 1;
+	if (between) {
+		unsigned k = 63 - (unsigned)__builtin_clzll(between);
+		const uint32_t *row = n->eff_sparse + k * n->eff_blocks;
+
+		best = max_u32(best, max_u32(row[bl + 1], row[bh - ((size_t)1 << k)]));
 	}
 	return best;
 }
@@ -109,6 +185,14 @@ uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t record
 				 uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed,
 				 struct rr_curve_hints *h)
 {
+	return rr_late_batch_reclaimed_from(n, recorded_ts, replayed_ts, scanned, reclaimed, h,
+					    SIZE_MAX);
+}
+
+uint64_t rr_late_batch_reclaimed_from(const struct rr_node_curves *n, uint64_t recorded_ts,
+				      uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed,
+				      struct rr_curve_hints *h, size_t rec_after)
+{
 	size_t cnt = n->nr_cum, from = 0;
 	int64_t at_rec;
 	uint32_t best;
@@ -121,11 +205,11 @@ uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t record
 	} else if (!n->eff_tree) {
 		best = 0;
 	} else {
-		from = rr_points_first_after(n->cum_scanned, cnt, recorded_ts, &h->late_from);
+		from = rec_after != SIZE_MAX ? rec_after :
+			rr_points_first_after(n->cum_scanned, cnt, recorded_ts, &h->late_from);
 		h->late_to = h->late_to < from ? from : h->late_to;
-		best = best_of_leaves(n->eff_tree, from + cnt,
-				      rr_points_first_after(n->cum_scanned, cnt, replayed_ts,
-							    &h->late_to) + cnt);
+		best = best_of_span(n, from, rr_points_first_after(n->cum_scanned, cnt, replayed_ts,
+								   &h->late_to));
 	}
 	if (!best)
 		return reclaimed;	/* no batch of the node in the span did better than 0 */

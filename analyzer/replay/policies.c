@@ -75,6 +75,36 @@ static const struct {
 	  "by --set, for sweeps.", parametric_options },
 };
 
+/*
+ * The changing figures each built-in's decide() reads (rr_policy_reads()):
+ * a superset of every RR_IN_* bit its verdicts declare. Keep in step with
+ * the rules in analyzer/policies/; tests/bench/replay_identity.sh compares
+ * the figures with a build that fills every field.
+ */
+static const struct {
+	const struct rr_policy_ops *ops;
+	uint32_t reads;
+} builtin_reads[] = {
+	{ &rr_policy_recorded, 0 },		/* flags, recorded_* */
+	{ &rr_policy_none, 0 },
+	{ &rr_policy_legacy_broken, 0 },	/* site, flags, hz, recorded_timeout_ns */
+	/* wait_iff_congested() as designed: device_inflight */
+	{ &rr_policy_legacy_intended, RR_IN_INFLIGHT },
+	/* skip_throttle_noprogress(): the node sample; the fresh NOPROGRESS rule:
+	 * episode_reclaimed (always filled: no lookup) */
+	{ &rr_policy_mainline_rc, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
+	{ &rr_policy_mainline, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
+	{ &rr_policy_parametric, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
+};
+
+uint32_t rr_policy_reads(const struct rr_policy_ops *ops)
+{
+	for (size_t i = 0; i < sizeof(builtin_reads) / sizeof(builtin_reads[0]); i++)
+		if (builtin_reads[i].ops == ops)
+			return builtin_reads[i].reads | RR_READS_BUILTIN;
+	return RR_READS_ALL;
+}
+
 /* The appended fields exist only when the ops' size covers them. */
 #define HAS_FIELD(ops, f) \
 	((ops)->size >= offsetof(struct rr_policy_ops, f) + sizeof((ops)->f))
