@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "precheck.h"
+#include "precheck_cursor.h"
 
 /* Larger than any real metadata section (kallsyms is ~10 MiB); libtracecmd mallocs this. */
 #define MAX_UNCOMPRESSED	(256ULL << 20)
@@ -36,23 +37,7 @@
 
 static const char *printable(const char *s, char *buf, size_t len);
 
-struct cur {
-	const unsigned char *p;
-	uint64_t size;
-	int big;		/* the file is big endian */
-	int version;
-	int compressed_ok;	/* v7 with a compression algorithm */
-	uint32_t page_size;
-	int commit_size;	/* of the ring-buffer page header (header_page's "commit") */
-	struct rr_section_map *map;
-	char *err;
-	size_t errlen;
-};
-
-static int bad(struct cur *c, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(struct cur *c, uint64_t off, const char *fmt, ...)
+int rr_pc_bad(struct cur *c, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -71,15 +56,15 @@ static int need(struct cur *c, uint64_t off, uint64_t n, uint64_t end, const cha
 {
 	if (off > end || n > end - off) {
 		if (end == c->size)
-			return bad(c, off, "%s (%llu bytes) runs past the end of the file (%llu bytes)",
+			return rr_pc_bad(c, off, "%s (%llu bytes) runs past the end of the file (%llu bytes)",
 				   what, (unsigned long long)n, (unsigned long long)c->size);
-		return bad(c, off, "%s (%llu bytes) runs past the end of its section (offset %llu)",
+		return rr_pc_bad(c, off, "%s (%llu bytes) runs past the end of its section (offset %llu)",
 			   what, (unsigned long long)n, (unsigned long long)end);
 	}
 	return 0;
 }
 
-static uint64_t rd(const struct cur *c, uint64_t off, int bytes)
+uint64_t rr_pc_rd(const struct cur *c, uint64_t off, int bytes)
 {
 	uint64_t v = 0;
 
@@ -92,18 +77,6 @@ static uint64_t rd(const struct cur *c, uint64_t off, int bytes)
 	return v;
 }
 
-/* rd(c, off, 4), for the record walk: it runs for every record of the file. */
-static inline uint32_t rd32(const struct cur *c, uint64_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, c->p + off, 4);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return c->big ? __builtin_bswap32(v) : v;
-#else
-	return c->big ? v : __builtin_bswap32(v);
-#endif
-}
 
 /* Read an unsigned integer of @bytes at *@off (bounded by @end) and advance. */
 static int get(struct cur *c, uint64_t *off, uint64_t end, int bytes, const char *what,
@@ -111,7 +84,7 @@ static int get(struct cur *c, uint64_t *off, uint64_t end, int bytes, const char
 {
 	if (need(c, *off, (uint64_t)bytes, end, what))
 		return 1;
-	*v = rd(c, *off, bytes);
+	*v = rr_pc_rd(c, *off, bytes);
 	*off += (uint64_t)bytes;
 	return 0;
 }
@@ -128,9 +101,9 @@ static int get_str(struct cur *c, uint64_t *off, uint64_t end, size_t max, const
 	nul = avail ? memchr(c->p + *off, 0, (size_t)avail) : NULL;
 	if (!nul) {
 		if (avail <= max)
-			return bad(c, *off, "%s runs past the end of %s", what,
+			return rr_pc_bad(c, *off, "%s runs past the end of %s", what,
 				   end == c->size ? "the file" : "its section");
-		return bad(c, *off, "%s is longer than %zu bytes", what, max);
+		return rr_pc_bad(c, *off, "%s is longer than %zu bytes", what, max);
 	}
 	*s = (const char *)c->p + *off;
 	*off = (uint64_t)(nul - c->p) + 1;
@@ -142,7 +115,7 @@ static int expect_tag(struct cur *c, uint64_t *off, uint64_t end, const char *ta
 	if (need(c, *off, len, end, tag))
 		return 1;
 	if (memcmp(c->p + *off, tag, len))
-		return bad(c, *off, "expected the '%s' tag", tag);
+		return rr_pc_bad(c, *off, "expected the '%s' tag", tag);
 	*off += len;
 	return 0;
 }
@@ -311,7 +284,7 @@ static int check_format(struct cur *c, uint64_t off, uint64_t n)
 		while (q < end && is_ident((unsigned char)*q))
 			q++;
 		if (q == name || !has_field(f, (size_t)n, name, (size_t)(q - name)))
-			return bad(c, (uint64_t)(p - (const char *)c->p),
+			return rr_pc_bad(c, (uint64_t)(p - (const char *)c->p),
 				   "event format: the print fmt uses REC->%.*s, which is not a field",
 				   (int)(q - name > 40 ? 40 : q - name), name);
 		p = q;
@@ -372,93 +345,6 @@ static int event_formats(struct cur *c, uint64_t *off, uint64_t end)
 	return 0;
 }
 
-/*
- * The records of one page, [pos, end): each must end inside the committed
- * data. kbuffer hands out a record's size as its header says, and readers
- * copy that much (fuzzing found reads past the page).
- */
-static int check_records(struct cur *c, uint64_t pos, uint64_t end, const char *what)
-{
-	while (pos < end) {
-		uint64_t at = pos, h, len;
-		unsigned int type;
-
-		if (end - pos < 4)
-			return bad(c, at, "%s: a record header runs past the page's data", what);
-		h = rd32(c, pos);
-		/* ring_buffer_event: type_len is the low 5 bits in the file's order */
-		type = c->big ? (unsigned int)(h >> 27) : (unsigned int)(h & 31);
-		if (type >= 29) {		/* padding, time extend, time stamp */
-			if (end - pos < 8)
-				return bad(c, at, "%s: a record header runs past the page's data",
-					   what);
-			if (type == 29) {	/* padding to the end, or a discarded event */
-				/*
-				 * kbuffer moves on to pos + 4 + len with len a C
-				 * int: at or past the end the page is done, but a
-				 * length that is negative as an int (or overflows
-				 * it) sends it backwards, out of the page.
-				 */
-				len = rd32(c, pos + 4);
-				if (len > (uint64_t)INT32_MAX - c->page_size)
-					return bad(c, at, "%s: a padding record of length %llu", what,
-						   (unsigned long long)len);
-				if (len >= end - pos - 4)
-					return 0;
-				pos += 4 + len;
-			} else {
-				pos += 8;
-			}
-			continue;
-		}
-		if (type == 0) {		/* a length word follows: it counts itself */
-			if (end - pos < 8)
-				return bad(c, at, "%s: a record header runs past the page's data",
-					   what);
-			len = rd32(c, pos + 4);
-			if (len < 4)
-				return bad(c, at, "%s: a record of length %llu", what,
-					   (unsigned long long)len);
-			/* kbuffer rounds it up to whole words: walk as it will */
-			len = (len + 3) & ~(uint64_t)3;
-		} else {
-			len = (uint64_t)type * 4;
-		}
-		if (len > end - pos - 4)
-			return bad(c, at, "%s: a record of %llu bytes runs past the page's data "
-				   "(%llu bytes left)", what, (unsigned long long)len,
-				   (unsigned long long)(end - pos - 4));
-		pos += 4 + len;
-	}
-	return 0;
-}
-
-/*
- * Uncompressed ring-buffer pages: libtraceevent's kbuffer trusts each page's
- * commit size (fuzzing found a read past the page), so bound it here: the
- * data and, when the page says a lost-event count is stored, that count
- * must fit in the page; then every record inside the data.
- */
-static int check_pages(struct cur *c, uint64_t off, uint64_t size, const char *what)
-{
-	uint64_t hdr = 8 + (uint64_t)c->commit_size, page = c->page_size;
-
-	if (size % page)
-		return bad(c, off, "%s (%llu bytes) is not a whole number of %llu-byte pages", what,
-			   (unsigned long long)size, (unsigned long long)page);
-	for (uint64_t p = off; p < off + size; p += page) {
-		uint64_t commit = rd(c, p + 8, c->commit_size);
-		uint64_t len = commit & ((1u << 27) - 1);
-		uint64_t room = page - hdr - ((commit & (1u << 30)) ? (uint64_t)c->commit_size : 0);
-
-		if (len > room)
-			return bad(c, p + 8, "%s: a page commits %llu bytes, more than its %llu", what,
-				   (unsigned long long)len, (unsigned long long)room);
-		if (check_records(c, p + hdr, p + hdr + len, what))
-			return 1;
-	}
-	return 0;
-}
 
 /* nr_cpus (offset, size) pairs of flyrecord data, each inside [lo, hi). */
 static int cpu_table(struct cur *c, uint64_t *off, uint64_t nr_cpus, uint64_t lo, uint64_t hi,
@@ -469,10 +355,10 @@ static int cpu_table(struct cur *c, uint64_t *off, uint64_t nr_cpus, uint64_t lo
 	if (ret)
 		return ret;
 	for (uint64_t i = 0; i < nr_cpus; i++) {
-		uint64_t o = rd(c, *off, 8), n = rd(c, *off + 8, 8);
+		uint64_t o = rr_pc_rd(c, *off, 8), n = rr_pc_rd(c, *off + 8, 8);
 
 		if (n && (o < lo || o > hi || n > hi - o))
-			return bad(c, *off, "%scpu %llu data (offset %llu, %llu bytes) lies outside "
+			return rr_pc_bad(c, *off, "%scpu %llu data (offset %llu, %llu bytes) lies outside "
 				   "the file (%llu bytes)", buffer, (unsigned long long)i,
 				   (unsigned long long)o, (unsigned long long)n,
 				   (unsigned long long)c->size);
@@ -485,7 +371,7 @@ static int cpu_table(struct cur *c, uint64_t *off, uint64_t nr_cpus, uint64_t lo
 			if (!ret)
 				ret = add_stream(c, "", i, n);
 			if (!ret)
-				ret = check_pages(c, o, n, what);
+				ret = rr_pc_check_pages(c, o, n, what);
 			if (ret)
 				return ret;
 		}
@@ -510,8 +396,8 @@ static int v6_options(struct cur *c, uint64_t *off)
 		if (ret)
 			return ret;
 		/* BUFFER: an instance's flyrecord lies at the offset it names */
-		if (id == 3 && (n < 8 || rd(c, *off, 8) >= c->size))
-			return bad(c, *off, "buffer instance offset lies outside the file");
+		if (id == 3 && (n < 8 || rr_pc_rd(c, *off, 8) >= c->size))
+			return rr_pc_bad(c, *off, "buffer instance offset lies outside the file");
 		/* its cpu table is libtracecmd's to read: the stream list is partial */
 		if (id == 3 && c->map)
 			c->map->streams_complete = 0;
@@ -543,7 +429,7 @@ static int check_v6(struct cur *c, uint64_t off)
 	if (ret)
 		return ret;
 	if (cpus > MAX_CPUS)
-		return bad(c, start, "absurd cpu count %llu", (unsigned long long)cpus);
+		return rr_pc_bad(c, start, "absurd cpu count %llu", (unsigned long long)cpus);
 	for (;;) {
 		start = off;
 		ret = need(c, off, 10, c->size, "data section tag");
@@ -561,10 +447,10 @@ static int check_v6(struct cur *c, uint64_t off)
 		 * libtracecmd 1.3 crashes iterating it (tracecmd_peek_data()).
 		 */
 		if (!memcmp(c->p + off, "latency  ", 10))
-			return bad(c, off, "a latency trace (tracer text, no event data) is not "
+			return rr_pc_bad(c, off, "a latency trace (tracer text, no event data) is not "
 				   "supported");
 		if (memcmp(c->p + off, "flyrecord", 10))
-			return bad(c, off, "expected 'options', 'latency' or 'flyrecord'");
+			return rr_pc_bad(c, off, "expected 'options', 'latency' or 'flyrecord'");
 		off += 10;
 		ret = add(c, start, 10 + cpus * 16, "flyrecord cpu table");
 		return ret ? ret : cpu_table(c, &off, cpus, 0, c->size, "");
@@ -593,13 +479,13 @@ static int v7_section(struct cur *c, uint64_t off, unsigned int want, const char
 	o += 4;			/* description string id */
 	get(c, &o, c->size, 8, what, &size);
 	if (id != want)
-		return bad(c, off, "%s: section id %llu where %u was expected", what,
+		return rr_pc_bad(c, off, "%s: section id %llu where %u was expected", what,
 			   (unsigned long long)id, want);
 	if (flags & ~1ULL)
-		return bad(c, off, "%s: unknown section flags 0x%llx", what,
+		return rr_pc_bad(c, off, "%s: unknown section flags 0x%llx", what,
 			   (unsigned long long)flags);
 	if ((flags & 1) && !c->compressed_ok)
-		return bad(c, off, "%s: compressed section in a file without compression", what);
+		return rr_pc_bad(c, off, "%s: compressed section in a file without compression", what);
 	ret = need(c, o, size, c->size, what);
 	if (ret)
 		return ret;
@@ -631,7 +517,7 @@ static int v7_meta(struct cur *c, uint64_t sec, unsigned int id)
 		if (need(c, o, csize, end, "compressed data"))
 			return 1;
 		if (usize > MAX_UNCOMPRESSED)
-			return bad(c, off, "%s: absurd uncompressed size %llu", what,
+			return rr_pc_bad(c, off, "%s: absurd uncompressed size %llu", what,
 				   (unsigned long long)usize);
 		return 0;
 	}
@@ -666,7 +552,7 @@ static int v7_chunks(struct cur *c, uint64_t off, uint64_t size, uint64_t sec_en
 		    need(c, off, csize, end, "compressed chunk"))
 			return 1;
 		if (usize > MAX_CHUNK || (usize % c->page_size))
-			return bad(c, at, "%s: chunk %llu of %llu: bad uncompressed size %llu", what,
+			return rr_pc_bad(c, at, "%s: chunk %llu of %llu: bad uncompressed size %llu", what,
 				   (unsigned long long)i, (unsigned long long)count,
 				   (unsigned long long)usize);
 		off += csize;
@@ -689,7 +575,7 @@ static int v7_buffer(struct cur *c, uint64_t off, uint64_t end)
 	    get(c, &off, end, 4, "buffer cpu count", &cpus))
 		return 1;
 	if (cpus > MAX_CPUS)
-		return bad(c, off - 4, "buffer '%.32s': absurd cpu count %llu", name,
+		return rr_pc_bad(c, off - 4, "buffer '%.32s': absurd cpu count %llu", name,
 			   (unsigned long long)cpus);
 	if (need(c, off, cpus * 20, end, "buffer cpu table"))
 		return 1;
@@ -698,12 +584,12 @@ static int v7_buffer(struct cur *c, uint64_t off, uint64_t end)
 	if (ret)
 		return ret;
 	for (uint64_t i = 0; i < cpus; i++, off += 20) {
-		uint64_t id = rd(c, off, 4), o = rd(c, off + 4, 8), n = rd(c, off + 12, 8);
+		uint64_t id = rr_pc_rd(c, off, 4), o = rr_pc_rd(c, off + 4, 8), n = rr_pc_rd(c, off + 12, 8);
 
 		if (!n)
 			continue;
 		if (o < data || o > sec_end || n > sec_end - o)
-			return bad(c, off, "%scpu %llu data (offset %llu, %llu bytes) lies outside "
+			return rr_pc_bad(c, off, "%scpu %llu data (offset %llu, %llu bytes) lies outside "
 				   "its section (offset %llu, %llu bytes)", label,
 				   (unsigned long long)id, (unsigned long long)o,
 				   (unsigned long long)n, (unsigned long long)data,
@@ -714,7 +600,7 @@ static int v7_buffer(struct cur *c, uint64_t off, uint64_t end)
 		if (!ret && compressed)
 			ret = v7_chunks(c, o, n, sec_end, label[0] ? label : "flyrecord");
 		else if (!ret)
-			ret = check_pages(c, o, n, "cpu data");
+			ret = rr_pc_check_pages(c, o, n, "cpu data");
 		if (ret)
 			return ret;
 	}
@@ -736,7 +622,7 @@ static int check_v7(struct cur *c, uint64_t off)
 	 * (and leaks its event parser), so say it here.
 	 */
 	if (strcmp(name, "none") && strcmp(name, "zstd") && strcmp(name, "zlib"))
-		return bad(c, start, "unknown compression '%s' (none, zstd or zlib)",
+		return rr_pc_bad(c, start, "unknown compression '%s' (none, zstd or zlib)",
 			   printable(name, pbuf, sizeof(pbuf)));
 	if (c->map)
 		snprintf(c->map->compression, sizeof(c->map->compression), "%s", name);
@@ -747,23 +633,23 @@ static int check_v7(struct cur *c, uint64_t off)
 	if (ret)
 		return ret;
 	if (!next)
-		return bad(c, off - 8, "no options section");
+		return rr_pc_bad(c, off - 8, "no options section");
 	while (next) {
 		uint64_t o, end, id, n, at = next;
 		int compressed;
 
 		for (int i = 0; i < nr_seen; i++)
 			if (seen[i] == next)
-				return bad(c, next, "options sections form a loop");
+				return rr_pc_bad(c, next, "options sections form a loop");
 		if (nr_seen == MAX_OPTION_SECTIONS)
-			return bad(c, next, "more than %d options sections", MAX_OPTION_SECTIONS);
+			return rr_pc_bad(c, next, "more than %d options sections", MAX_OPTION_SECTIONS);
 		seen[nr_seen++] = next;
 		ret = v7_section(c, next, 0, "options", &o, &end, &compressed);
 		if (ret)
 			return ret;
 		/* libtracecmd 1.3 reads options sections uncompressed */
 		if (compressed)
-			return bad(c, at, "compressed options section");
+			return rr_pc_bad(c, at, "compressed options section");
 		next = 0;
 		for (;;) {
 			uint64_t opt = o;
@@ -774,20 +660,20 @@ static int check_v7(struct cur *c, uint64_t off)
 				return 1;
 			if (id == 0) {
 				if (n < 8)
-					return bad(c, opt, "options end without the next offset");
-				next = rd(c, o, 8);
+					return rr_pc_bad(c, opt, "options end without the next offset");
+				next = rr_pc_rd(c, o, 8);
 				break;
 			}
 			if (id >= 16 && id <= 21) {
 				if (n < 8)
-					return bad(c, opt, "option %llu is %llu bytes, 8 expected",
+					return rr_pc_bad(c, opt, "option %llu is %llu bytes, 8 expected",
 						   (unsigned long long)id, (unsigned long long)n);
-				ret = v7_meta(c, rd(c, o, 8), (unsigned int)id);
+				ret = v7_meta(c, rr_pc_rd(c, o, 8), (unsigned int)id);
 			} else if (id == 3) {
 				ret = v7_buffer(c, o, o + n);
 			} else if (id == 22) {
 				/* BUFFER_TEXT: latency text; as for v6 above */
-				ret = bad(c, opt, "a latency trace (tracer text, no event data) is "
+				ret = rr_pc_bad(c, opt, "a latency trace (tracer text, no event data) is "
 					  "not supported");
 			}
 			if (ret)
@@ -830,25 +716,25 @@ int rr_precheck_buffer(const unsigned char *data, uint64_t size, struct rr_secti
 		snprintf(map->compression, sizeof(map->compression), "none");
 	}
 	if (size < sizeof(magic) || memcmp(data, magic, sizeof(magic)))
-		return bad(&c, 0, "no trace.dat magic");
+		return rr_pc_bad(&c, 0, "no trace.dat magic");
 	if (get_str(&c, &off, size, 15, "version string", &version))
 		return 1;
 	if (strcmp(version, "6") && strcmp(version, "7"))
-		return bad(&c, 10, "unsupported version '%s' (6 and 7 are read)",
+		return rr_pc_bad(&c, 10, "unsupported version '%s' (6 and 7 are read)",
 			   printable(version, vbuf, sizeof(vbuf)));
 	c.version = version[0] - '0';
 	if (need(&c, off, 6, size, "initial format"))
 		return 1;
 	if (data[off] > 1)
-		return bad(&c, off, "endianness flag %u (0 or 1 expected)", data[off]);
+		return rr_pc_bad(&c, off, "endianness flag %u (0 or 1 expected)", data[off]);
 	big = data[off];
 	c.big = big;
 	if (data[off + 1] != 4 && data[off + 1] != 8)
-		return bad(&c, off + 1, "long size %u (4 or 8 expected)", data[off + 1]);
+		return rr_pc_bad(&c, off + 1, "long size %u (4 or 8 expected)", data[off + 1]);
 	off += 2;
 	get(&c, &off, size, 4, "page size", &v);
 	if (!is_pow2(v) || v < 1024 || v > (1U << 20))
-		return bad(&c, off - 4, "page size %llu (a power of two, 1 KiB to 1 MiB, expected)",
+		return rr_pc_bad(&c, off - 4, "page size %llu (a power of two, 1 KiB to 1 MiB, expected)",
 			   (unsigned long long)v);
 	c.page_size = (uint32_t)v;
 	c.commit_size = data[off - 5];	/* until header_page says otherwise */
