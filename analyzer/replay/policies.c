@@ -47,62 +47,59 @@ static const struct rr_policy_option parametric_options[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-static const struct {
+/*
+ * Each built-in's help, options, and the changing figures its decide()
+ * reads (rr_policy_reads(): a superset of every RR_IN_* bit its verdicts
+ * declare; keep in step with the rules in analyzer/policies/, and
+ * tests/bench/replay_identity.sh compares the figures with a build that
+ * fills every field).
+ */
+static const struct described {
 	const struct rr_policy_ops *ops;
 	const char *help;
 	const struct rr_policy_option *options;
+	uint32_t reads;
 } described[] = {
 	{ &rr_policy_recorded, "Sleeps exactly where and as long as the recorded kernel slept; "
 	  "its replay must give back what stats measured (validate's identity check).",
-	  no_options },
+	  no_options, 0 /* flags, recorded_* */ },
 	{ &rr_policy_none, "Never sleeps: what wait_iff_congested() effectively did on blk-mq "
-	  "storage; the floor of every stall comparison.", no_options },
+	  "storage; the floor of every stall comparison.", no_options, 0 },
 	{ &rr_policy_legacy_broken, "Kernels 5.0-5.15: congestion_wait() sites (kswapd, "
 	  "compaction isolation, should_reclaim_retry, writepages -ENOMEM) sleep their whole "
 	  "timeout plus one jiffy, too_many_isolated() sleeps 100 ms, wait_iff_congested() "
-	  "never sleeps.", no_options },
+	  "never sleeps.", no_options, 0 /* site, flags, hz, recorded_timeout_ns */ },
 	{ &rr_policy_legacy_intended, "legacy-broken's sites as designed: a congestion_wait() "
 	  "ends when block requests in flight fall below the old request queue's congestion-off "
-	  "threshold.", legacy_intended_options },
+	  "threshold.", legacy_intended_options,
+	  RR_IN_INFLIGHT /* wait_iff_congested() as designed: device_inflight */ },
 	{ &rr_policy_mainline_rc, "reclaim_throttle() as merged in 5.16-rc1: WRITEBACK HZ/10, "
 	  "ISOLATED HZ/50, NOPROGRESS HZ/2 at priority < 10 on every node, no skip rules.",
-	  no_options },
+	  no_options, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
 	{ &rr_policy_mainline, "reclaim_throttle() from 5.16 on: WRITEBACK HZ/10 (woken after "
 	  "32 pages written per waiter), ISOLATED HZ/50 (woken when isolation drops), "
 	  "NOPROGRESS and CONGESTED 1 jiffy; skip_throttle_noprogress(), kernel threads exempt.",
-	  no_options },
+	  /* skip_throttle_noprogress(): the node sample; the NOPROGRESS rule: the
+	   * episode's reclaim (always filled: no lookup) */
+	  no_options, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
 	{ &rr_policy_parametric, "mainline's rules with the timeouts and wake thresholds set "
-	  "by --set, for sweeps.", parametric_options },
+	  "by --set, for sweeps.", parametric_options, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
 };
 
-/*
- * The changing figures each built-in's decide() reads (rr_policy_reads()):
- * a superset of every RR_IN_* bit its verdicts declare. Keep in step with
- * the rules in analyzer/policies/; tests/bench/replay_identity.sh compares
- * the figures with a build that fills every field.
- */
-static const struct {
-	const struct rr_policy_ops *ops;
-	uint32_t reads;
-} builtin_reads[] = {
-	{ &rr_policy_recorded, 0 },		/* flags, recorded_* */
-	{ &rr_policy_none, 0 },
-	{ &rr_policy_legacy_broken, 0 },	/* site, flags, hz, recorded_timeout_ns */
-	/* wait_iff_congested() as designed: device_inflight */
-	{ &rr_policy_legacy_intended, RR_IN_INFLIGHT },
-	/* skip_throttle_noprogress(): the node sample; the fresh NOPROGRESS rule:
-	 * episode_reclaimed (always filled: no lookup) */
-	{ &rr_policy_mainline_rc, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
-	{ &rr_policy_mainline, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
-	{ &rr_policy_parametric, RR_IN_NODE_SAMPLE | RR_IN_EPISODE },
-};
+/* The built-in entry of @ops, NULL for a plugin. */
+static const struct described *describe(const struct rr_policy_ops *ops)
+{
+	for (size_t i = 0; i < sizeof(described) / sizeof(described[0]); i++)
+		if (described[i].ops == ops)
+			return &described[i];
+	return NULL;
+}
 
 uint32_t rr_policy_reads(const struct rr_policy_ops *ops)
 {
-	for (size_t i = 0; i < sizeof(builtin_reads) / sizeof(builtin_reads[0]); i++)
-		if (builtin_reads[i].ops == ops)
-			return builtin_reads[i].reads | RR_READS_BUILTIN;
-	return RR_READS_ALL;
+	const struct described *d = describe(ops);
+
+	return d ? d->reads | RR_READS_BUILTIN : RR_READS_ALL;
 }
 
 /* The appended fields exist only when the ops' size covers them. */
@@ -111,22 +108,20 @@ uint32_t rr_policy_reads(const struct rr_policy_ops *ops)
 
 const char *rr_policy_help(const struct rr_policy_ops *ops)
 {
+	const struct described *d = describe(ops);
+
 	if (HAS_FIELD(ops, help) && ops->help)
 		return ops->help;
-	for (size_t i = 0; i < sizeof(described) / sizeof(described[0]); i++)
-		if (described[i].ops == ops)
-			return described[i].help;
-	return "";
+	return d ? d->help : "";
 }
 
 const struct rr_policy_option *rr_policy_options(const struct rr_policy_ops *ops)
 {
+	const struct described *d = describe(ops);
+
 	if (HAS_FIELD(ops, options) && ops->options)
 		return ops->options;
-	for (size_t i = 0; i < sizeof(described) / sizeof(described[0]); i++)
-		if (described[i].ops == ops)
-			return described[i].options;
-	return no_options;
+	return d ? d->options : no_options;
 }
 
 const struct rr_policy_ops *rr_policy_find(const char *name)
