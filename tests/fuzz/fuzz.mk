@@ -7,6 +7,7 @@
 #
 #   make fuzz                 build them all (in $(O)/fuzz/)
 #   make fuzz-ci              run each for FUZZ_SECONDS (default 60) on its seed corpus
+#                             (FUZZ_RUNS=N: at most N executions each)
 #   make fuzz-run-text FUZZ_SECONDS=600    one target, longer
 #
 # Seeds: tests/fuzz/corpus/ (load; also replayed by `make check` through
@@ -18,6 +19,10 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 # extra libFuzzer flags, e.g. -seed=1 (CI: the same inputs in the same order every run)
 FUZZ_FLAGS ?=
+# a fixed number of executions per target (libFuzzer -runs): with a fixed
+# seed, CI then tries the inputs a local run of the same command tried,
+# whatever the machine's speed; FUZZ_SECONDS stays the upper bound
+FUZZ_RUNS ?=
 FUZZ_TARGETS := load text counters options
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
 # FUZZ_EXTRA_CFLAGS: e.g. -fno-sanitize=... to fuzz past a known, reported bug
@@ -67,7 +72,7 @@ $(FUZZ_TARGETS:%=fuzz-run-%): fuzz-run-%: $(O)/fuzz/fuzz_%
 	@mkdir -p $(O)/fuzz/corpus-$*
 	cp -n $(call fuzz-corpus-dir,$*)/* $(O)/fuzz/corpus-$*/ 2>/dev/null || true
 	tests/fuzz/run-target.sh $(O)/fuzz/fuzz_$* $(O)/fuzz/corpus-$* $(O)/fuzz/fuzz-$*.log \
-		$(FUZZ_SECONDS) $(FUZZ_FLAGS)
+		$(FUZZ_SECONDS) $(FUZZ_FLAGS) $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS))
 
 # CI: every target for FUZZ_SECONDS; fails on the first crash, leak or timeout.
 # Then the loader once more with two reading threads: inputs this small are

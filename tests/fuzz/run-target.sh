@@ -18,14 +18,26 @@ supp=$(cd "$(dirname "$0")/.." && pwd)/lsan.supp
 tmp=$(dirname "$log")/tmp
 mkdir -p "$tmp"
 
+# Sanitizer reports go to files of their own, not to fd 2: the reader mutes
+# fd 2 while libtracecmd parses a file's headers (parsers/tracedat.c), and a
+# report written then would be lost, leaving only ASan's exit status 1.
+reports=$(dirname "$log")/sanitizer-report
+
 run() {
 	status=0
+	rm -f "$reports".*
 	TMPDIR=$tmp \
 	LSAN_OPTIONS="suppressions=$supp" \
-	ASAN_OPTIONS="allocator_may_return_null=1:quarantine_size_mb=64" \
+	ASAN_OPTIONS="allocator_may_return_null=1:quarantine_size_mb=64:log_path=$reports" \
+	UBSAN_OPTIONS="print_stacktrace=1:log_path=$reports" \
 		"$bin" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
 		-timeout=20 -print_final_stats=1 -artifact_prefix="$(dirname "$log")/" \
 		"$@" "$corpus" >"$log" 2>&1 || status=$?
+	for r in "$reports".*; do
+		[ -f "$r" ] || continue
+		echo "== sanitizer report file $r:" >>"$log"
+		cat "$r" >>"$log"
+	done
 	grep -E '^(stat::|#[0-9]+[[:space:]]+DONE)' "$log"
 }
 
