@@ -8,9 +8,11 @@
  *
  * Beyond the structure, where the bytes are not compressed, it checks what
  * fuzzing showed libtraceevent 1.7 and our reader trust: print fmt field
- * names, page commit sizes and record lengths (docs/robustness.md). The rest
- * (format text, kallsyms) is left to libtraceevent, which bounds its reads
- * inside a section once the section's size is right.
+ * names (format_check.c; compressed formats get the same check from the
+ * format guard as libtracecmd decompresses them), page commit sizes and
+ * record lengths (docs/robustness.md). The rest (format text, kallsyms) is
+ * left to libtraceevent, which bounds its reads inside a section once the
+ * section's size is right.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format_check.h"
 #include "precheck.h"
 #include "precheck_cursor.h"
 
@@ -234,62 +237,17 @@ static int header_info(struct cur *c, uint64_t *off, uint64_t end)
 	return ret ? ret : tag_blob(c, off, end, "header_event", 13);
 }
 
-static int is_ident(int ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-	       ch == '_';
-}
-
-/* Is @name (@len bytes) the name of a "field:" line of the format @f[0..@n)? */
-static int has_field(const char *f, size_t n, const char *name, size_t len)
-{
-	const char *p = f, *end = f + n;
-
-	while ((p = memmem(p, (size_t)(end - p), "field:", 6))) {
-		const char *semi = memchr(p, ';', (size_t)(end - p)), *q;
-
-		if (!semi)
-			return 0;
-		/* the declaration's last identifier, before any [N] */
-		q = semi;
-		while (q > p && q[-1] == ']') {
-			while (q > p && q[-1] != '[')
-				q--;
-			if (q > p)
-				q--;
-		}
-		while (q > p && q[-1] == ' ')
-			q--;
-		if ((size_t)(q - p) >= len && !memcmp(q - len, name, len) &&
-		    !is_ident((unsigned char)q[-(ptrdiff_t)len - 1]))
-			return 1;
-		p = semi;
-	}
-	return 0;
-}
-
-/*
- * libtraceevent 1.7 dereferences NULL when a print fmt names a field the
- * format does not declare (REC->x inside __print_flags, found by fuzzing):
- * every REC->name must be a field.
- */
+/* The print fmt check (format_check.c), with the offset of the bad name. */
 static int check_format(struct cur *c, uint64_t off, uint64_t n)
 {
-	const char *f = (const char *)c->p + off, *end = f + n, *p;
+	const char *f = (const char *)c->p + off, *name;
+	size_t len;
 
-	p = memmem(f, (size_t)n, "print fmt:", 10);
-	while (p && (p = memmem(p, (size_t)(end - p), "REC->", 5))) {
-		const char *name = p + 5, *q = name;
-
-		while (q < end && is_ident((unsigned char)*q))
-			q++;
-		if (q == name || !has_field(f, (size_t)n, name, (size_t)(q - name)))
-			return rr_pc_bad(c, (uint64_t)(p - (const char *)c->p),
-				   "event format: the print fmt uses REC->%.*s, which is not a field",
-				   (int)(q - name > 40 ? 40 : q - name), name);
-		p = q;
-	}
-	return 0;
+	if (!rr_format_undeclared_field(f, (size_t)n, &name, &len))
+		return 0;
+	return rr_pc_bad(c, (uint64_t)(name - 5 - (const char *)c->p),
+			 "event format: the print fmt uses REC->%.*s, which is not a field",
+			 (int)(len > 40 ? 40 : len), name);
 }
 
 static int ftrace_formats(struct cur *c, uint64_t *off, uint64_t end)

@@ -13,7 +13,6 @@
  * thread that merges them in libtracecmd's order (tracedat_consume.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
 
+#include "format_guard.h"
 #include "parser.h"
 #include "precheck.h"
 #include "tracedat_reader.h"
@@ -31,32 +31,6 @@ static int probe(const unsigned char *head, size_t len)
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
 	return len >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
-}
-
-/*
- * libtracecmd prints its own diagnostics on stderr even at TEP_LOG_NONE;
- * the user gets our one-line message instead, so mute fd 2 while it parses
- * the headers.
- */
-static int mute_stderr(void)
-{
-	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
-	if (saved >= 0 && null >= 0) {
-		fflush(stderr);
-		dup2(null, STDERR_FILENO);
-	}
-	if (null >= 0)
-		close(null);
-	return saved;
-}
-
-static void unmute_stderr(int saved)
-{
-	if (saved < 0)
-		return;
-	dup2(saved, STDERR_FILENO);
-	close(saved);
 }
 
 /*
@@ -82,15 +56,26 @@ static void keep_unclosable(struct tracecmd_input *h)
 	pthread_mutex_unlock(&kept_lock);
 }
 
-/* 0; -EBADMSG: headers unreadable; -ERANGE: cpu data past end of file. */
+/*
+ * 0; -EBADMSG: headers unreadable; -ERANGE: cpu data past end of file;
+ * -EPROTO: an event format the format guard refused (rr_format_guard_refusal()
+ * says which). libtracecmd and libtraceevent print nothing at TEP_LOG_NONE,
+ * so stderr stays open: a sanitizer report written here reaches the user.
+ */
 static int open_top(const char *path, struct tracecmd_input **out)
 {
-	int saved = mute_stderr(), ret = 0;
 	struct tracecmd_input *top;
+	int ret = 0, refused;
 
+	rr_format_guard_arm();
 	top = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	refused = rr_format_guard_disarm();
 	if (!top) {
-		ret = -EBADMSG;
+		ret = refused ? -EPROTO : -EBADMSG;
+	} else if (refused) {
+		tracecmd_close(top);
+		ret = -EPROTO;
+		top = NULL;
 	} else if (tracecmd_init_data(top) < 0) {
 		/*
 		 * libtracecmd 1.3 crashes in tracecmd_close() on a handle
@@ -102,7 +87,6 @@ static int open_top(const char *path, struct tracecmd_input **out)
 		ret = -ERANGE;
 		top = NULL;
 	}
-	unmute_stderr(saved);
 	*out = top;
 	return ret;
 }
@@ -178,6 +162,9 @@ static int open_error(const char *path, int ret)
 {
 	if (ret == -ENOMEM)
 		return rr_fail(RR_EXIT_FAILURE, "'%s': out of memory", path);
+	if (ret == -EPROTO)
+		return rr_fail(RR_EXIT_BAD_INPUT, "'%s': corrupt trace.dat: %s", path,
+			       rr_format_guard_refusal());
 	if (ret == -ERANGE)
 		return rr_fail(RR_EXIT_BAD_INPUT,
 			       "'%s': truncated or corrupt trace.dat: its event data runs past the "

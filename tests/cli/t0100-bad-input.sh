@@ -70,6 +70,37 @@ for f in $variants; do
 	done
 done
 
+# A print fmt naming an undeclared field (libtraceevent 1.7 dereferences NULL
+# on some of these): REC->nid of mm_vmscan_kswapd_sleep renamed to REC->nix,
+# stored plain (the pre-check refuses it, with its offset) and zstd-compressed
+# (trace-cmd writes zstd frames without a checksum, so a flipped bit there
+# does this; the format guard refuses it as libtracecmd decompresses it).
+if [ -f "$tmp/v7u.dat" ] && python3 - "$tmp/v7u.dat" "$tmp/badfmt.dat" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+i = d.find(b'name: mm_vmscan_kswapd_sleep\n')
+j = d.find(b'print fmt:', i)
+k = d.find(b'REC->nid', j)
+if min(i, j, k) < 0 or k > d.find(b'name: ', j):
+    sys.exit(1)
+open(sys.argv[2], 'wb').write(d[:k] + b'REC->nix' + d[k + 8:])
+PY
+then
+	expect_fail "print fmt naming an undeclared field (uncompressed v7)" 4 \
+		"'$tmp/badfmt.dat': corrupt trace.dat: event format: the print fmt uses REC->nix" \
+		stats "$tmp/badfmt.dat"
+	if trace-cmd convert --file-version 7 --compression zstd -i "$tmp/badfmt.dat" \
+		-o "$tmp/badfmt-zstd.dat" >/dev/null 2>&1; then
+		expect_fail "print fmt naming an undeclared field (zstd v7)" 4 \
+			"'$tmp/badfmt-zstd.dat': corrupt trace.dat: event format 'vmscan/mm_vmscan_kswapd_sleep': the print fmt uses REC->nix" \
+			stats "$tmp/badfmt-zstd.dat"
+	else
+		skip "print fmt naming an undeclared field (zstd v7)" "trace-cmd convert --compression zstd failed"
+	fi
+else
+	skip "print fmt naming an undeclared field" "no uncompressed v7 with mm_vmscan_kswapd_sleep's REC->nid"
+fi
+
 # Flipped bytes: must never crash; either a clean error (exit 4) or a report.
 size=$(stat -c %s "$tmp/v6.dat" 2>/dev/null || echo 0)
 if [ "$size" -gt 0 ]; then

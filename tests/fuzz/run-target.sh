@@ -18,9 +18,10 @@ supp=$(cd "$(dirname "$0")/.." && pwd)/lsan.supp
 tmp=$(dirname "$log")/tmp
 mkdir -p "$tmp"
 
-# Sanitizer reports go to files of their own, not to fd 2: the reader mutes
-# fd 2 while libtracecmd parses a file's headers (parsers/tracedat.c), and a
-# report written then would be lost, leaving only ASan's exit status 1.
+# Sanitizer reports go to files of their own as well as being judged here:
+# whatever a target or a library does with fd 2, a report reaches the log
+# (the reader once muted fd 2 while libtracecmd parsed headers, and a SEGV
+# report written then was lost, leaving only ASan's exit status 1).
 reports=$(dirname "$log")/sanitizer-report
 
 run() {
