@@ -15,24 +15,38 @@
 #include "reclaim_replay/event.h"
 
 /* At equal times: an episode begins before its batches, ends after them. */
-enum { TF_EP_BEGIN, TF_BATCH, TF_THROTTLE, TF_EP_END };
+enum { TF_EP_BEGIN, TF_BATCH, TF_THROTTLE, TF_EP_END, TF_NR_KINDS };
 
-struct tf_point {
+/*
+ * The recorded entries of every task, one list per kind (episode begins,
+ * batches, throttles, episode ends): list @kind of task k is
+ * ent[kind][off[kind][k] .. off[kind][k + 1]), in time order. A point's
+ * figures are the running totals over the entries at or before its time,
+ * so they are read by sweeping each task's entries in (time, kind) order
+ * while walking its points in time order. No table of running totals is
+ * kept (it took 88 bytes per entry and a sort per task, most of
+ * rr_curves_build), and each entry carries what the sweep adds, so the
+ * sweep reads its lists in order and never the events.
+ */
+struct tf_entry {
 	uint64_t ts;
-	uint8_t kind;
-	uint64_t d1, d2;	/* this entry's own values, before the sums */
-	/* running totals after this entry */
+	uint64_t value;	/* batch: scanned << 32 | reclaimed; throttle: ns slept */
+};
+
+struct tf_lists {
+	uint32_t *off[TF_NR_KINDS];
+	struct tf_entry *ent[TF_NR_KINDS];
+	uint32_t nr_tasks;
+};
+
+/* A task's totals after the entries swept so far. */
+struct tf_state {
 	uint64_t scanned, reclaimed, closed_ns, open_begin, throttled_ns;
 	uint32_t episodes, batches, throttles, depth;
 };
 
-/* One model's running totals, from which each point's figures are read. */
-struct tf_tables {
-	struct tf_point *pts;	/* task k: pts[off[k] .. off[k+1]) */
-	uint32_t *off;
-	uint64_t *first_seen, *last_seen;	/* per task; UINT64_MAX, 0: no event */
-	uint32_t nr_tasks;
-	/* trace-wide, sorted by time, each with the running sum of a value */
+/* Trace-wide figures, each array sorted by time with the running sum of a value. */
+struct tf_trace {
 	uint64_t *rec_ts, *rec_sum;	/* non-kswapd batch ends: pages reclaimed */
 	size_t nr_rec;
 	uint64_t *ep_ts, *ep_sum;	/* non-kswapd episode begins: how many */
@@ -41,15 +55,6 @@ struct tf_tables {
 	uint64_t *ends, *last_sum;	/* the same tasks' last events */
 	size_t nr_starts;
 };
-
-static int cmp_point(const void *a, const void *b)
-{
-	const struct tf_point *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return (int)x->kind - (int)y->kind;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -75,97 +80,111 @@ static const struct rr_event *batch_shrink(const struct rr_model *m, uint32_t b,
 	return sh->type == RR_EV_SHRINK_INACTIVE && sh->task < nr_tasks ? sh : NULL;
 }
 
-/* Each task's entries, grouped per task (counting sort), then time order. */
-static int build_points(struct tf_tables *c, const struct rr_model *m)
+static uint32_t nr_entries(const struct rr_model *m, int kind)
 {
-	uint32_t nt = c->nr_tasks, *fill;
-	size_t total;
+	return kind == TF_BATCH ? m->nr_batches :
+	       kind == TF_THROTTLE ? m->nr_throttles : m->nr_episodes;
+}
 
-	c->off = calloc((size_t)nt + 1, sizeof(*c->off));
-	fill = calloc((size_t)nt + 1, sizeof(*fill));
-	if (!c->off || !fill) {
-		free(fill);
-		return -1;
+/* Entry @i of @kind: its task (nr_tasks when it does not count) and values. */
+static uint32_t entry_of(const struct rr_model *m, int kind, uint32_t i, uint32_t nt,
+			 struct tf_entry *out)
+{
+	const struct rr_episode *ep;
+	const struct rr_throttle *th;
+	const struct rr_event *sh;
+
+	switch (kind) {
+	case TF_EP_BEGIN:
+	case TF_EP_END:
+		ep = &m->episodes[i];
+		out->ts = kind == TF_EP_BEGIN || ep->end <= ep->begin ? ep->begin : ep->end;
+		out->value = 0;
+		return counts_episode(ep, nt) ? ep->task : nt;
+	case TF_BATCH:
+		sh = batch_shrink(m, i, nt);
+		if (!sh)
+			return nt;
+		out->ts = sh->ts;
+		out->value = (uint64_t)sh->v[RR_V_SI_SCANNED] << 32 | sh->v[RR_V_SI_RECLAIMED];
+		return sh->task;
+	default:
+		th = &m->throttles[i];
+		out->ts = th->end;
+		out->value = th->end - th->start;
+		return th->task < nt ? th->task : nt;
 	}
-	for (uint32_t e = 0; e < m->nr_episodes; e++)
-		if (counts_episode(&m->episodes[e], nt))
-			c->off[m->episodes[e].task + 1] += 2;
-	for (uint32_t b = 0; b < m->nr_batches; b++) {
-		const struct rr_event *sh = batch_shrink(m, b, nt);
+}
 
-		if (sh)
-			c->off[sh->task + 1]++;
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct tf_entry *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * Puts one task's list in time order. The model lists entries in the order
+ * it closes them, which is time order for batches, throttles and begins;
+ * ends of nested episodes may come out of order. The order of entries at
+ * equal times does not change a total, so the sort need not be stable.
+ */
+static void sort_list(struct tf_entry *v, size_t n)
+{
+	size_t i = 1;
+
+	while (i < n && v[i - 1].ts <= v[i].ts)
+		i++;
+	if (i < n)
+		qsort(v, n, sizeof(*v), cmp_entry);
+}
+
+static void lists_release(struct tf_lists *l)
+{
+	for (int k = 0; k < TF_NR_KINDS; k++) {
+		free(l->off[k]);
+		free(l->ent[k]);
 	}
-	for (uint32_t i = 0; i < m->nr_throttles; i++)
-		if (m->throttles[i].task < nt)
-			c->off[m->throttles[i].task + 1]++;
-	for (uint32_t k = 0; k < nt; k++)
-		c->off[k + 1] += c->off[k];
-	total = c->off[nt];
-	c->pts = calloc(total + 1, sizeof(*c->pts));
-	if (!c->pts) {
-		free(fill);
-		return -1;
-	}
-	memcpy(fill, c->off, ((size_t)nt + 1) * sizeof(*fill));
-	for (uint32_t e = 0; e < m->nr_episodes; e++) {
-		const struct rr_episode *ep = &m->episodes[e];
+	memset(l, 0, sizeof(*l));
+}
 
-		if (!counts_episode(ep, nt))
-			continue;
-		c->pts[fill[ep->task]++] = (struct tf_point){ .ts = ep->begin,
-							       .kind = TF_EP_BEGIN };
-		c->pts[fill[ep->task]++] = (struct tf_point){
-			.ts = ep->end > ep->begin ? ep->end : ep->begin, .kind = TF_EP_END };
-	}
-	for (uint32_t b = 0; b < m->nr_batches; b++) {
-		const struct rr_event *sh = batch_shrink(m, b, nt);
+/* Each kind's entries grouped per task (a counting sort), each group in time order. */
+static int lists_build(struct tf_lists *l, const struct rr_model *m)
+{
+	uint32_t nt = (uint32_t)m->trace->nr_tasks;
 
-		if (sh)
-			c->pts[fill[sh->task]++] = (struct tf_point){
-				.ts = sh->ts, .kind = TF_BATCH, .d1 = sh->v[RR_V_SI_SCANNED],
-				.d2 = sh->v[RR_V_SI_RECLAIMED] };
-	}
-	for (uint32_t i = 0; i < m->nr_throttles; i++) {
-		const struct rr_throttle *th = &m->throttles[i];
+	memset(l, 0, sizeof(*l));
+	l->nr_tasks = nt;
+	for (int kind = 0; kind < TF_NR_KINDS; kind++) {
+		uint32_t n = nr_entries(m, kind), *off, *fill;
+		uint32_t *task = malloc(((size_t)n + 1) * sizeof(*task));
+		struct tf_entry *tmp = malloc(((size_t)n + 1) * sizeof(*tmp));
 
-		if (th->task < nt)
-			c->pts[fill[th->task]++] = (struct tf_point){ .ts = th->end,
-				.kind = TF_THROTTLE, .d1 = th->end - th->start };
-	}
-	free(fill);
-	for (uint32_t k = 0; k < nt; k++) {
-		struct tf_point *p = &c->pts[c->off[k]], prev = { 0 };
-		size_t n = c->off[k + 1] - c->off[k];
-
-		qsort(p, n, sizeof(*p), cmp_point);
-		for (size_t i = 0; i < n; i++) {
-			struct tf_point cur = p[i];
-
-			memcpy(&cur.scanned, &prev.scanned,
-			       sizeof(cur) - offsetof(struct tf_point, scanned));
-			switch (cur.kind) {
-			case TF_EP_BEGIN:
-				cur.episodes++;
-				if (!cur.depth++)
-					cur.open_begin = cur.ts;
-				break;
-			case TF_EP_END:
-				if (cur.depth && !--cur.depth)
-					cur.closed_ns += cur.ts - cur.open_begin;
-				break;
-			case TF_BATCH:
-				cur.batches++;
-				cur.scanned += cur.d1;
-				cur.reclaimed += cur.d2;
-				break;
-			case TF_THROTTLE:
-				cur.throttles++;
-				cur.throttled_ns += cur.d1;
-				break;
-			}
-			p[i] = prev = cur;
+		off = l->off[kind] = calloc((size_t)nt + 2, sizeof(*off));
+		fill = calloc((size_t)nt + 2, sizeof(*fill));
+		l->ent[kind] = malloc(((size_t)n + 1) * sizeof(*l->ent[kind]));
+		if (!task || !tmp || !off || !fill || !l->ent[kind]) {
+			free(task);
+			free(tmp);
+			free(fill);
+			lists_release(l);
+			return -1;
 		}
+		/* one pass over the model in its order, then the counting sort */
+		for (uint32_t i = 0; i < n; i++) {
+			task[i] = entry_of(m, kind, i, nt, &tmp[i]);
+			off[task[i] + 1]++;
+		}
+		for (uint32_t k = 0; k <= nt; k++)
+			off[k + 1] += off[k];
+		memcpy(fill, off, ((size_t)nt + 2) * sizeof(*fill));
+		for (uint32_t i = 0; i < n; i++)
+			l->ent[kind][fill[task[i]]++] = tmp[i];
+		free(task);
+		free(tmp);
+		free(fill);
+		for (uint32_t k = 0; k < nt; k++)
+			sort_list(&l->ent[kind][off[k]], off[k + 1] - off[k]);
 	}
 	return 0;
 }
@@ -177,11 +196,44 @@ struct kv {
 
 static void sort_sum(struct kv *v, size_t n, uint64_t *keys, uint64_t *sums)
 {
+	size_t i = 1;
+
+	/* they mostly come in time order already */
+	while (i < n && v[i - 1].key <= v[i].key)
+		i++;
 	/* key is the first member: cmp_u64 orders the pairs */
-	qsort(v, n, sizeof(*v), cmp_u64);
-	for (size_t i = 0; i < n; i++) {
+	if (i < n)
+		qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < n; i++) {
 		keys[i] = v[i].key;
 		sums[i] = (i ? sums[i - 1] : 0) + v[i].value;
+	}
+}
+
+static void trace_release(struct tf_trace *c)
+{
+	free(c->rec_ts);
+	free(c->rec_sum);
+	free(c->ep_ts);
+	free(c->ep_sum);
+	free(c->starts);
+	free(c->first_sum);
+	free(c->ends);
+	free(c->last_sum);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Task @k's first and last event in the trace: UINT64_MAX and 0 when none. */
+static void task_seen(const struct rr_model *m, uint32_t k, uint64_t *first, uint64_t *last)
+{
+	const struct rr_index *ix = &m->by_task;
+
+	*first = UINT64_MAX;
+	*last = 0;
+	/* events are in time order, and so is each task's list of them */
+	if (k < ix->nr_keys && ix->off[k] < ix->off[k + 1]) {
+		*first = m->trace->events[ix->idx[ix->off[k]]].ts;
+		*last = m->trace->events[ix->idx[ix->off[k + 1] - 1]].ts;
 	}
 }
 
@@ -192,10 +244,10 @@ static void sort_sum(struct kv *v, size_t n, uint64_t *keys, uint64_t *sums)
  * sum(min(q, last)) - sum(first) over the tasks begun by q, from two sorted
  * arrays: tasks that ended by q add last, the others q.
  */
-static int build_trace_wide(struct tf_tables *c, const struct rr_model *m)
+static int trace_build(struct tf_trace *c, const struct tf_lists *l, const struct rr_model *m)
 {
 	const struct rr_trace *t = m->trace;
-	uint32_t nt = c->nr_tasks;
+	uint32_t nt = l->nr_tasks;
 	size_t nb = (size_t)m->nr_batches + 1, ne = (size_t)m->nr_episodes + 1;
 	struct kv *rec = calloc(nb, sizeof(*rec)), *eps = calloc(ne, sizeof(*eps));
 	struct kv *st = calloc((size_t)nt + 1, sizeof(*st)), *end = calloc((size_t)nt + 1,
@@ -203,6 +255,7 @@ static int build_trace_wide(struct tf_tables *c, const struct rr_model *m)
 	size_t n = 0, e = 0, k2 = 0;
 	int ret = -1;
 
+	memset(c, 0, sizeof(*c));
 	c->rec_ts = calloc(nb, sizeof(*c->rec_ts));
 	c->rec_sum = calloc(nb, sizeof(*c->rec_sum));
 	c->ep_ts = calloc(ne, sizeof(*c->ep_ts));
@@ -227,20 +280,17 @@ static int build_trace_wide(struct tf_tables *c, const struct rr_model *m)
 			eps[e++] = (struct kv){ ep->begin, 1 };
 	}
 	for (uint32_t k = 0; k < nt; k++) {
-		uint64_t first = c->first_seen[k], last = c->last_seen[k];
+		uint64_t first, last, begin;
 
-		if (t->tasks[k].is_kswapd)
+		if (t->tasks[k].is_kswapd || l->off[TF_EP_BEGIN][k] == l->off[TF_EP_BEGIN][k + 1])
 			continue;
-		for (uint32_t i = c->off[k]; i < c->off[k + 1]; i++) {
-			if (c->pts[i].kind != TF_EP_BEGIN)
-				continue;
-			/* begun at pts[i].ts; in the trace from first to last */
-			first = first < c->pts[i].ts ? first : c->pts[i].ts;
-			last = last > c->pts[i].ts ? last : c->pts[i].ts;
-			st[k2] = (struct kv){ c->pts[i].ts, first };
-			end[k2++] = (struct kv){ last, last };
-			break;
-		}
+		/* begun at its first episode; in the trace from first to last */
+		task_seen(m, k, &first, &last);
+		begin = l->ent[TF_EP_BEGIN][l->off[TF_EP_BEGIN][k]].ts;
+		first = first < begin ? first : begin;
+		last = last > begin ? last : begin;
+		st[k2] = (struct kv){ begin, first };
+		end[k2++] = (struct kv){ last, last };
 	}
 	sort_sum(rec, n, c->rec_ts, c->rec_sum);
 	sort_sum(eps, e, c->ep_ts, c->ep_sum);
@@ -255,60 +305,9 @@ out:
 	free(eps);
 	free(st);
 	free(end);
+	if (ret)
+		trace_release(c);
 	return ret;
-}
-
-/* Each task's first and last event in the trace (UINT64_MAX, 0: none). */
-static int build_seen(struct tf_tables *c, const struct rr_model *m)
-{
-	const struct rr_trace *t = m->trace;
-
-	c->first_seen = malloc(((size_t)c->nr_tasks + 1) * sizeof(*c->first_seen));
-	c->last_seen = calloc((size_t)c->nr_tasks + 1, sizeof(*c->last_seen));
-	if (!c->first_seen || !c->last_seen)
-		return -1;
-	for (uint32_t k = 0; k < c->nr_tasks; k++) {
-		c->first_seen[k] = UINT64_MAX;
-		if (k >= m->by_task.nr_keys)
-			continue;
-		for (uint32_t i = m->by_task.off[k]; i < m->by_task.off[k + 1]; i++) {
-			uint64_t ts = t->events[m->by_task.idx[i]].ts;
-
-			if (ts < c->first_seen[k])
-				c->first_seen[k] = ts;
-			if (ts > c->last_seen[k])
-				c->last_seen[k] = ts;
-		}
-	}
-	return 0;
-}
-
-static void tables_release(struct tf_tables *c)
-{
-	free(c->pts);
-	free(c->off);
-	free(c->first_seen);
-	free(c->last_seen);
-	free(c->rec_ts);
-	free(c->rec_sum);
-	free(c->ep_ts);
-	free(c->ep_sum);
-	free(c->starts);
-	free(c->first_sum);
-	free(c->ends);
-	free(c->last_sum);
-	memset(c, 0, sizeof(*c));
-}
-
-static int tables_build(struct tf_tables *c, const struct rr_model *m)
-{
-	memset(c, 0, sizeof(*c));
-	c->nr_tasks = (uint32_t)m->trace->nr_tasks;
-	if (build_seen(c, m) || build_points(c, m) || build_trace_wide(c, m)) {
-		tables_release(c);
-		return -ENOMEM;
-	}
-	return 0;
 }
 
 /* How many of the sorted @v[0..n) are <= @x. */
@@ -327,11 +326,10 @@ static size_t upto(const uint64_t *v, size_t n, uint64_t x)
 	return lo;
 }
 
-/* The figures of point @p, from the running totals. */
-static void point_figures(const struct tf_tables *c, const struct rr_model *m,
-			  const struct rr_dpoint *p, struct rr_task_figures *dp)
+/* The trace-wide figures at time @q. */
+static void trace_figures(const struct tf_trace *c, const struct rr_model *m, uint64_t q,
+			  struct rr_task_figures *dp)
 {
-	uint64_t q = p->start;
 	size_t n;
 
 	if (q >= m->first_ts)
@@ -349,53 +347,176 @@ static void point_figures(const struct tf_tables *c, const struct rr_model *m,
 
 		dp->trace_task_ns = last - c->first_sum[n - 1];
 	}
-	if (p->task >= c->nr_tasks)
-		return;
-	if (c->first_seen[p->task] <= q)
-		dp->task_lifetime_ns = q - c->first_seen[p->task];
-	{
-		const struct tf_point *pts = &c->pts[c->off[p->task]];
-		size_t lo = 0, hi = c->off[p->task + 1] - c->off[p->task];
-		const struct tf_point *at;
+}
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (pts[mid].ts <= q)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (!lo)
-			return;
-		at = &pts[lo - 1];
-		dp->task_episodes = at->episodes;
-		dp->task_batches = at->batches;
-		dp->task_scanned = at->scanned;
-		dp->task_reclaimed = at->reclaimed;
-		dp->task_reclaim_ns = at->closed_ns + (at->depth ? q - at->open_begin : 0);
-		dp->task_throttles = at->throttles;
-		dp->task_throttled_ns = at->throttled_ns;
+static void apply(struct tf_state *s, int kind, const struct tf_entry *e)
+{
+	switch (kind) {
+	case TF_EP_BEGIN:
+		s->episodes++;
+		if (!s->depth++)
+			s->open_begin = e->ts;
+		break;
+	case TF_EP_END:
+		if (s->depth && !--s->depth)
+			s->closed_ns += e->ts - s->open_begin;
+		break;
+	case TF_BATCH:
+		s->batches++;
+		s->scanned += e->value >> 32;
+		s->reclaimed += e->value & UINT32_MAX;
+		break;
+	default:
+		s->throttles++;
+		s->throttled_ns += e->value;
+		break;
 	}
+}
+
+/* A task's sweep: where it is in each of its lists, and its totals so far. */
+struct tf_sweep {
+	const struct tf_lists *l;
+	uint32_t at[TF_NR_KINDS], stop[TF_NR_KINDS];
+	uint64_t head[TF_NR_KINDS];	/* time of each list's next entry, UINT64_MAX: none */
+	struct tf_state s;
+};
+
+static void sweep_head(struct tf_sweep *w, int k)
+{
+	w->head[k] = w->at[k] < w->stop[k] ? w->l->ent[k][w->at[k]].ts : UINT64_MAX;
+}
+
+static void sweep_start(struct tf_sweep *w, const struct tf_lists *l, uint32_t task)
+{
+	memset(w, 0, sizeof(*w));
+	w->l = l;
+	for (int k = 0; k < TF_NR_KINDS; k++) {
+		w->at[k] = l->off[k][task];
+		w->stop[k] = l->off[k][task + 1];
+		sweep_head(w, k);
+	}
+}
+
+/* Applies every entry at or before @q, in (time, kind) order. */
+static void sweep_to(struct tf_sweep *w, uint64_t q)
+{
+	for (;;) {
+		int best = -1;
+
+		/* kinds in order: a tie goes to the earlier kind */
+		for (int k = 0; k < TF_NR_KINDS; k++)
+			if (w->head[k] <= q && (best < 0 || w->head[k] < w->head[best]))
+				best = k;
+		if (best < 0)
+			return;
+		apply(&w->s, best, &w->l->ent[best][w->at[best]++]);
+		sweep_head(w, best);
+	}
+}
+
+static void task_part(const struct tf_state *s, uint64_t q, uint64_t first_seen,
+		      struct rr_task_figures *dp)
+{
+	if (first_seen <= q)
+		dp->task_lifetime_ns = q - first_seen;
+	dp->task_episodes = s->episodes;
+	dp->task_batches = s->batches;
+	dp->task_scanned = s->scanned;
+	dp->task_reclaimed = s->reclaimed;
+	dp->task_reclaim_ns = s->closed_ns + (s->depth ? q - s->open_begin : 0);
+	dp->task_throttles = s->throttles;
+	dp->task_throttled_ns = s->throttled_ns;
+}
+
+static int cmp_point_index(const void *a, const void *b, void *points)
+{
+	const struct rr_dpoint *p = points;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (p[x].start != p[y].start)
+		return p[x].start < p[y].start ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Each task's points in time order, then its entries swept along them. */
+static int task_figures(const struct tf_lists *l, const struct rr_model *m,
+			const struct rr_decisions *d, struct rr_task_figures *fig)
+{
+	uint32_t nt = l->nr_tasks, np = d->nr_points;
+	uint32_t *off = calloc((size_t)nt + 2, sizeof(*off));
+	uint32_t *fill = calloc((size_t)nt + 2, sizeof(*fill));
+	uint32_t *order = malloc(((size_t)np + 1) * sizeof(*order));
+
+	if (!off || !fill || !order) {
+		free(off);
+		free(fill);
+		free(order);
+		return -1;
+	}
+	for (uint32_t i = 0; i < np; i++)
+		if (d->points[i].task < nt)
+			off[d->points[i].task + 1]++;
+	for (uint32_t k = 0; k < nt; k++)
+		off[k + 1] += off[k];
+	memcpy(fill, off, ((size_t)nt + 1) * sizeof(*fill));
+	for (uint32_t i = 0; i < np; i++)
+		if (d->points[i].task < nt)
+			order[fill[d->points[i].task]++] = i;
+	free(fill);
+	for (uint32_t k = 0; k < nt; k++) {
+		uint32_t n = off[k + 1] - off[k], *v = &order[off[k]];
+		uint64_t first, last;
+		struct tf_sweep w;
+		uint32_t i = 1;
+
+		if (!n)
+			continue;
+		while (i < n && d->points[v[i - 1]].start <= d->points[v[i]].start)
+			i++;
+		if (i < n)
+			qsort_r(v, n, sizeof(*v), cmp_point_index, d->points);
+		task_seen(m, k, &first, &last);
+		sweep_start(&w, l, k);
+		for (i = 0; i < n; i++) {
+			uint64_t q = d->points[v[i]].start;
+
+			sweep_to(&w, q);
+			task_part(&w.s, q, first, &fig[v[i]]);
+		}
+	}
+	free(off);
+	free(order);
+	return 0;
 }
 
 int rr_task_figures_build(const struct rr_model *m, const struct rr_decisions *d,
 			  struct rr_task_figures **out)
 {
-	struct tf_tables c;
+	struct tf_lists l;
+	struct tf_trace c;
 	struct rr_task_figures *fig;
+	int ret = -ENOMEM;
 
 	*out = NULL;
 	fig = calloc((size_t)d->nr_points + 1, sizeof(*fig));
-	if (!fig || tables_build(&c, m)) {
+	if (!fig || lists_build(&l, m)) {
 		free(fig);
 		return -ENOMEM;
 	}
+	if (trace_build(&c, &l, m))
+		goto out;
 	for (uint32_t i = 0; i < d->nr_points; i++)
-		point_figures(&c, m, &d->points[i], &fig[i]);
-	tables_release(&c);
+		trace_figures(&c, m, d->points[i].start, &fig[i]);
+	trace_release(&c);
+	if (task_figures(&l, m, d, fig))
+		goto out;
 	*out = fig;
-	return 0;
+	fig = NULL;
+	ret = 0;
+out:
+	free(fig);
+	lists_release(&l);
+	return ret;
 }
 
 void rr_task_figures_fill(const struct rr_task_figures *f, struct rr_decision_point *dp)
