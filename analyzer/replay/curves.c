@@ -55,6 +55,36 @@ static int cmp_source(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
+/*
+ * Sources in time order, stably (equal times keep their order, as qsort's
+ * merge sort kept it). Direct batches come sorted (one pass); isolations,
+ * listed by their batch's shrink, are nearly sorted (an insertion sort);
+ * a list far from order, after 16 moves per source, goes to qsort.
+ */
+static void sort_sources(struct rr_wake_source *v, size_t n)
+{
+	size_t moves = 0, limit = 16 * n;
+
+	for (size_t i = 1; i < n; i++) {
+		struct rr_wake_source x = v[i];
+		size_t j = i;
+
+		if (v[i - 1].ts <= x.ts)
+			continue;
+		/* x passes only later sources: equal times keep their order */
+		while (j > 0 && v[j - 1].ts > x.ts && moves < limit) {
+			v[j] = v[j - 1];
+			j--;
+			moves++;
+		}
+		v[j] = x;
+		if (moves >= limit) {
+			qsort(v, n, sizeof(*v), cmp_source);
+			return;
+		}
+	}
+}
+
 /* Per-node scratch while building. */
 struct node_build {
 	struct vec written, iso, direct, cum_s, cum_r, samples, sampled_written;
@@ -384,11 +414,8 @@ int rr_curves_build(const struct rr_model *m, struct rr_curves **out)
 		struct rr_node_curves *nc = &c->node[n];
 
 		/* batches are listed by their shrink; order the sources by time */
-		if (nb[n].iso.n > 1)
-			qsort(nb[n].iso.p, nb[n].iso.n, sizeof(struct rr_wake_source), cmp_source);
-		if (nb[n].direct.n > 1)
-			qsort(nb[n].direct.p, nb[n].direct.n, sizeof(struct rr_wake_source),
-			      cmp_source);
+		sort_sources(nb[n].iso.p, nb[n].iso.n);
+		sort_sources(nb[n].direct.p, nb[n].direct.n);
 		nc->written = nb[n].written.p;
 		nc->nr_written = nb[n].written.n;
 		nc->written_monotone = 1;

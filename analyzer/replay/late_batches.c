@@ -85,6 +85,7 @@ static int build_span_maxima(struct rr_node_curves *n)
 int rr_curve_build_best_efficiency(struct rr_node_curves *n)
 {
 	size_t cnt = n->nr_cum;
+	struct rr_curve_hints hints = { 0 };
 	uint32_t *tree;
 
 	n->eff_tree = NULL;
@@ -95,8 +96,9 @@ int rr_curve_build_best_efficiency(struct rr_node_curves *n)
 	tree = calloc(2 * cnt, sizeof(*tree));
 	if (!tree)
 		return -ENOMEM;
+	/* the leaves in time order: each window's search starts where the last ended */
 	for (size_t i = 0; i < cnt; i++) {
-		int64_t e = rr_curve_efficiency_ppm(n, n->cum_scanned[i].ts);
+		int64_t e = rr_curve_efficiency_ppm_hinted(n, n->cum_scanned[i].ts, &hints);
 
 		tree[cnt + i] = e > 0 ? (uint32_t)e : 0;
 	}
