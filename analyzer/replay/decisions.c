@@ -114,19 +114,44 @@ static void classify_observed(const struct rr_model *m, const struct rr_throttle
 	}
 }
 
-/* Index of the task's last batch whose shrink came at or before @ts. */
-static uint32_t batch_before(const struct rr_model *m, const uint32_t *task_batches,
-			     uint32_t lo, uint32_t hi, uint64_t ts)
+/*
+ * A task's batches as the point finders read them: copied once, in shrink
+ * order, from the batch and its shrink event, so the walks below read one
+ * contiguous list per task instead of two scattered records per batch.
+ */
+struct task_batch {
+	uint64_t ts;		/* its shrink's */
+	uint32_t index;		/* in model->batches */
+	uint32_t episode;
+	uint32_t scanned, reclaimed;
+	int16_t nid;
+	uint16_t aux;		/* the shrink's priority */
+	uint8_t type;		/* the shrink's event type */
+	uint8_t context;
+};
+
+static struct task_batch task_batch_of(const struct rr_model *m, uint32_t i)
 {
-	const struct rr_trace *t = m->trace;
+	const struct rr_batch *b = &m->batches[i];
+	const struct rr_event *sh = &m->trace->events[b->shrink_event];
+
+	return (struct task_batch){
+		.ts = sh->ts, .index = i, .episode = b->episode,
+		.scanned = sh->v[RR_V_SI_SCANNED], .reclaimed = sh->v[RR_V_SI_RECLAIMED],
+		.nid = b->nid, .aux = sh->aux, .type = sh->type, .context = b->context,
+	};
+}
+
+/* Index of the task's last batch whose shrink came at or before @ts. */
+static uint32_t batch_before(const struct task_batch *tb, uint32_t lo, uint32_t hi, uint64_t ts)
+{
 	uint32_t found = RR_NONE;
 
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
-		const struct rr_batch *b = &m->batches[task_batches[mid]];
 
-		if (t->events[b->shrink_event].ts <= ts) {
-			found = task_batches[mid];
+		if (tb[mid].ts <= ts) {
+			found = tb[mid].index;
 			lo = mid + 1;
 		} else {
 			hi = mid;
@@ -196,7 +221,8 @@ static int latent_points(const struct rr_model *m, uint32_t b_index, int followe
  * scanned. A pass is the run of a task's batches at one priority in one
  * episode; its point sits after its last batch.
  */
-static int noprogress_points(const struct rr_model *m, const uint32_t *batches, uint32_t n,
+static int noprogress_points(const struct rr_model *m, uint32_t task,
+			     const struct task_batch *batches, uint32_t n,
 			     const uint8_t *followed, struct vec *pts)
 {
 	const struct rr_trace *t = m->trace;
@@ -204,35 +230,33 @@ static int noprogress_points(const struct rr_model *m, const uint32_t *batches, 
 	uint32_t episode = RR_NONE;
 
 	for (uint32_t k = 0; k < n; k++) {
-		const struct rr_batch *b = &m->batches[batches[k]];
-		const struct rr_event *sh = &t->events[b->shrink_event];
-		const struct rr_batch *next = k + 1 < n ? &m->batches[batches[k + 1]] : NULL;
-		const struct rr_event *nsh = next ? &t->events[next->shrink_event] : NULL;
+		const struct task_batch *b = &batches[k];
+		const struct task_batch *next = k + 1 < n ? &batches[k + 1] : NULL;
 		struct rr_dpoint p;
 
-		if (sh->type != RR_EV_SHRINK_INACTIVE)
+		if (b->type != RR_EV_SHRINK_INACTIVE)
 			continue;
 		if (b->episode != episode) {
 			episode = b->episode;
 			episode_reclaimed = 0;
 			pass_scanned = 0;
 		}
-		episode_reclaimed += sh->v[RR_V_SI_RECLAIMED];
-		pass_scanned += sh->v[RR_V_SI_SCANNED];
-		if (next && next->episode == b->episode && nsh->type == RR_EV_SHRINK_INACTIVE &&
-		    nsh->aux == sh->aux)
+		episode_reclaimed += b->reclaimed;
+		pass_scanned += b->scanned;
+		if (next && next->episode == b->episode && next->type == RR_EV_SHRINK_INACTIVE &&
+		    next->aux == b->aux)
 			continue;	/* the pass goes on */
-		if (b->episode != RR_NONE && sh->aux < DEF_PRIORITY - 2 && !followed[batches[k]] &&
+		if (b->episode != RR_NONE && b->aux < DEF_PRIORITY - 2 && !followed[b->index] &&
 		    (b->context == RR_CTX_DIRECT || b->context == RR_CTX_MEMCG ||
 		     b->context == RR_CTX_NODE) && episode_reclaimed * 8 <= pass_scanned) {
 			memset(&p, 0, sizeof(p));
-			p.start = p.end = sh->ts;
-			p.task = sh->task;
+			p.start = p.end = b->ts;
+			p.task = task;
 			p.throttle = RR_NONE;
-			p.batch = batches[k];
+			p.batch = b->index;
 			p.episode = b->episode;
 			p.nid = b->nid;
-			p.flags = task_flags(t, sh->task, b->context);
+			p.flags = task_flags(t, task, b->context);
 			p.reason = RR_POLICY_REASON_NOPROGRESS;
 			p.site = RR_SITE_NO_PROGRESS;
 			if (add_point(pts, &p))
@@ -362,9 +386,10 @@ static void sort_items(struct rr_item *a, struct rr_item *tmp, size_t n)
  * (task, ts, kind) gives.
  */
 static int group_items(const struct rr_model *m, const struct rr_decisions *d,
-		       struct rr_item *items, const uint32_t *task, size_t n, uint32_t nr_tasks,
+		       struct rr_item **itemsp, const uint32_t *task, size_t n, uint32_t nr_tasks,
 		       uint32_t *task_off)
 {
+	struct rr_item *items = *itemsp;
 	size_t *off = calloc((size_t)nr_tasks + 2, sizeof(*off));
 	struct rr_item *out = malloc((n ? n : 1) * sizeof(*out));
 	int ret = -ENOMEM;
@@ -397,10 +422,12 @@ static int group_items(const struct rr_model *m, const struct rr_decisions *d,
 			qsort_r(out + lo, hi - lo, sizeof(*out), cmp_task_then_item, &ctx);
 		}
 	}
-	if (n)
-		memcpy(items, out, n * sizeof(*items));
 	for (uint32_t k = 0; k <= nr_tasks; k++)
 		task_off[k] = (uint32_t)off[k];
+	/* the grouped copy replaces the input, which served as scratch */
+	free(items);
+	*itemsp = out;
+	out = NULL;
 	ret = 0;
 out:
 	free(off);
@@ -453,7 +480,14 @@ static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
 {
 	const struct rr_trace *t = m->trace;
 	struct vec items = { 0 }, tasks = { 0 };
+	size_t n = 2 * (size_t)m->nr_episodes + m->nr_batches + d->nr_points + 1;
 
+	/* sized once: doubling would copy (and fault in) the arrays again */
+	items.p = malloc(n * sizeof(struct rr_item));
+	tasks.p = malloc(n * sizeof(uint32_t));
+	if (!items.p || !tasks.p)
+		goto oom;
+	items.cap = tasks.cap = n;
 	for (uint32_t e = 0; e < m->nr_episodes; e++) {
 		const struct rr_episode *ep = &m->episodes[e];
 
@@ -478,7 +512,8 @@ static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
 	d->nr_tasks = (uint32_t)t->nr_tasks;
 	d->task_off = calloc((size_t)d->nr_tasks + 2, sizeof(*d->task_off));
 	if (!d->task_off ||
-	    group_items(m, d, items.p, tasks.p, items.n, d->nr_tasks, d->task_off))
+	    group_items(m, d, (struct rr_item **)&items.p, tasks.p, items.n, d->nr_tasks,
+			d->task_off))
 		goto oom;
 	d->items = items.p;
 	free(tasks.p);
@@ -516,7 +551,8 @@ int rr_decisions_build(const struct rr_model *m, struct rr_decisions *d)
 	const struct rr_trace *t = m->trace;
 	uint64_t jiffy_ns = 1000000000ULL / rr_model_hz(m, NULL);
 	struct vec pts = { 0 };
-	uint32_t *task_batches = NULL, *tb_off = NULL, *fill = NULL;
+	struct task_batch *task_batches = NULL;
+	uint32_t *tb_off = NULL, *fill = NULL, *batch_task = NULL;
 	uint8_t *followed = NULL;
 	int ret = -ENOMEM;
 
@@ -524,23 +560,27 @@ int rr_decisions_build(const struct rr_model *m, struct rr_decisions *d)
 	/* the batches of each task in shrink order, to find "the batch before" */
 	tb_off = calloc(t->nr_tasks + 2, sizeof(*tb_off));
 	task_batches = malloc(((size_t)m->nr_batches + 1) * sizeof(*task_batches));
+	batch_task = malloc(((size_t)m->nr_batches + 1) * sizeof(*batch_task));
 	fill = calloc(t->nr_tasks + 1, sizeof(*fill));
 	followed = calloc((size_t)m->nr_batches + 1, 1);
-	if (!tb_off || !task_batches || !fill || !followed)
+	if (!tb_off || !task_batches || !batch_task || !fill || !followed)
 		goto out;
-	for (uint32_t i = 0; i < m->nr_batches; i++)
-		if (m->batches[i].shrink_event != RR_NONE)
-			tb_off[t->events[m->batches[i].shrink_event].task + 1]++;
+	for (uint32_t i = 0; i < m->nr_batches; i++) {
+		batch_task[i] = RR_NO_TASK;
+		if (m->batches[i].shrink_event != RR_NONE) {
+			batch_task[i] = t->events[m->batches[i].shrink_event].task;
+			tb_off[batch_task[i] + 1]++;
+		}
+	}
 	for (size_t k = 0; k < t->nr_tasks; k++)
 		tb_off[k + 1] += tb_off[k];
 	/* batches are stored in shrink order, so each task's list is sorted */
 	for (uint32_t i = 0; i < m->nr_batches; i++) {
-		uint32_t task;
+		uint32_t task = batch_task[i];
 
-		if (m->batches[i].shrink_event == RR_NONE)
+		if (task == RR_NO_TASK)
 			continue;
-		task = t->events[m->batches[i].shrink_event].task;
-		task_batches[tb_off[task] + fill[task]++] = i;
+		task_batches[tb_off[task] + fill[task]++] = task_batch_of(m, i);
 	}
 
 	for (uint32_t k = 0; k < m->nr_throttles; k++) {
@@ -559,7 +599,7 @@ int rr_decisions_build(const struct rr_model *m, struct rr_decisions *d)
 		p.flags = RR_DP_OBSERVED | task_flags(t, th->task, th->context);
 		p.recorded_timeout_ns = (uint64_t)th->usec_timeout * 1000;
 		p.recorded_delayed_ns = (uint64_t)th->usec_delayed * 1000;
-		p.batch = batch_before(m, task_batches, tb_off[th->task], tb_off[th->task + 1],
+		p.batch = batch_before(task_batches, tb_off[th->task], tb_off[th->task + 1],
 				       th->end);
 		if (p.batch != RR_NONE)
 			followed[p.batch] = 1;
@@ -575,8 +615,8 @@ int rr_decisions_build(const struct rr_model *m, struct rr_decisions *d)
 			if (latent_points(m, i, followed[i], &pts))
 				goto out;
 		for (size_t k = 0; k < t->nr_tasks; k++)
-			if (noprogress_points(m, task_batches + tb_off[k], tb_off[k + 1] - tb_off[k],
-					      followed, &pts))
+			if (noprogress_points(m, (uint32_t)k, task_batches + tb_off[k],
+					      tb_off[k + 1] - tb_off[k], followed, &pts))
 				goto out;
 		d->nr_latent += (uint32_t)(pts.n - before);
 	}
@@ -588,6 +628,7 @@ int rr_decisions_build(const struct rr_model *m, struct rr_decisions *d)
 out:
 	free(pts.p);
 	free(task_batches);
+	free(batch_task);
 	free(tb_off);
 	free(fill);
 	free(followed);
