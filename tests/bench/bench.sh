@@ -45,6 +45,15 @@ best_of() {
 
 echo "machine: $(nproc) cpus, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)," \
 	"$(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo); runs: best of $RUNS"
+# Other jobs on the cpus slow the multi-threaded ingest more than the
+# one-thread replays and bare loop, so they move the ratios both ways
+# (docs/performance.md, "Correction"): say so when the machine is busy.
+load=$(awk '{print $1}' /proc/loadavg)
+echo "load average at start: $load"
+if awk "BEGIN{exit !($load >= 0.5)}"; then
+	echo "warning: the machine is busy (load $load on $(nproc) cpus): ingest ratios come out" \
+		"too low and replay ratios too good; run again on an idle machine for figures to record"
+fi
 
 read -r bare_s bare_kib < <(best_of "$BARE_LOOP" "$big")
 records=$(awk '{print $1; exit}' "$dir/cmd.out")
