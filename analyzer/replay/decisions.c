@@ -480,6 +480,7 @@ static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
 {
 	const struct rr_trace *t = m->trace;
 	struct vec items = { 0 }, tasks = { 0 };
+	struct rr_item *grouped;
 	size_t n = 2 * (size_t)m->nr_episodes + m->nr_batches + d->nr_points + 1;
 
 	/* sized once: doubling would copy (and fault in) the arrays again */
@@ -511,11 +512,12 @@ static int lay_out_items(const struct rr_model *m, struct rr_decisions *d)
 			goto oom;
 	d->nr_tasks = (uint32_t)t->nr_tasks;
 	d->task_off = calloc((size_t)d->nr_tasks + 2, sizeof(*d->task_off));
+	/* on success group_items frees the ungrouped array and hands its copy back */
+	grouped = items.p;
 	if (!d->task_off ||
-	    group_items(m, d, (struct rr_item **)&items.p, tasks.p, items.n, d->nr_tasks,
-			d->task_off))
+	    group_items(m, d, &grouped, tasks.p, items.n, d->nr_tasks, d->task_off))
 		goto oom;
-	d->items = items.p;
+	d->items = grouped;
 	free(tasks.p);
 	return 0;
 oom:

@@ -7,7 +7,6 @@
  * the workload and must not depend on the policy being replayed.
  */
 #include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,7 +147,33 @@ static void lists_release(struct tf_lists *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Each kind's entries grouped per task (a counting sort), each group in time order. */
+/*
+ * Groups 0..n-1 by @key (a counting sort, stable): the items of key k are
+ * order[off[k] .. off[k + 1]); a key >= nr_keys is left out. @off holds
+ * nr_keys + 1 entries, @order n.
+ */
+static int group_by_key(const uint32_t *key, uint32_t n, uint32_t nr_keys, uint32_t *off,
+			uint32_t *order)
+{
+	uint32_t *fill = calloc((size_t)nr_keys + 1, sizeof(*fill));
+
+	if (!fill)
+		return -1;
+	memset(off, 0, ((size_t)nr_keys + 1) * sizeof(*off));
+	for (uint32_t i = 0; i < n; i++)
+		if (key[i] < nr_keys)
+			off[key[i] + 1]++;
+	for (uint32_t k = 0; k < nr_keys; k++)
+		off[k + 1] += off[k];
+	memcpy(fill, off, (size_t)nr_keys * sizeof(*fill));
+	for (uint32_t i = 0; i < n; i++)
+		if (key[i] < nr_keys)
+			order[fill[key[i]]++] = i;
+	free(fill);
+	return 0;
+}
+
+/* Each kind's entries grouped per task, each group in time order. */
 static int lists_build(struct tf_lists *l, const struct rr_model *m)
 {
 	uint32_t nt = (uint32_t)m->trace->nr_tasks;
@@ -156,35 +181,30 @@ static int lists_build(struct tf_lists *l, const struct rr_model *m)
 	memset(l, 0, sizeof(*l));
 	l->nr_tasks = nt;
 	for (int kind = 0; kind < TF_NR_KINDS; kind++) {
-		uint32_t n = nr_entries(m, kind), *off, *fill;
+		uint32_t n = nr_entries(m, kind);
 		uint32_t *task = malloc(((size_t)n + 1) * sizeof(*task));
+		uint32_t *order = malloc(((size_t)n + 1) * sizeof(*order));
 		struct tf_entry *tmp = malloc(((size_t)n + 1) * sizeof(*tmp));
+		int bad;
 
-		off = l->off[kind] = calloc((size_t)nt + 2, sizeof(*off));
-		fill = calloc((size_t)nt + 2, sizeof(*fill));
+		l->off[kind] = calloc((size_t)nt + 1, sizeof(*l->off[kind]));
 		l->ent[kind] = malloc(((size_t)n + 1) * sizeof(*l->ent[kind]));
-		if (!task || !tmp || !off || !fill || !l->ent[kind]) {
-			free(task);
-			free(tmp);
-			free(fill);
+		bad = !task || !order || !tmp || !l->off[kind] || !l->ent[kind];
+		/* one pass over the model in its order, then the grouping */
+		for (uint32_t i = 0; !bad && i < n; i++)
+			task[i] = entry_of(m, kind, i, nt, &tmp[i]);
+		bad = bad || group_by_key(task, n, nt, l->off[kind], order);
+		for (uint32_t i = 0; !bad && i < l->off[kind][nt]; i++)
+			l->ent[kind][i] = tmp[order[i]];
+		free(task);
+		free(order);
+		free(tmp);
+		if (bad) {
 			lists_release(l);
 			return -1;
 		}
-		/* one pass over the model in its order, then the counting sort */
-		for (uint32_t i = 0; i < n; i++) {
-			task[i] = entry_of(m, kind, i, nt, &tmp[i]);
-			off[task[i] + 1]++;
-		}
-		for (uint32_t k = 0; k <= nt; k++)
-			off[k + 1] += off[k];
-		memcpy(fill, off, ((size_t)nt + 2) * sizeof(*fill));
-		for (uint32_t i = 0; i < n; i++)
-			l->ent[kind][fill[task[i]]++] = tmp[i];
-		free(task);
-		free(tmp);
-		free(fill);
 		for (uint32_t k = 0; k < nt; k++)
-			sort_list(&l->ent[kind][off[k]], off[k + 1] - off[k]);
+			sort_list(&l->ent[kind][l->off[kind][k]], l->off[kind][k + 1] - l->off[kind][k]);
 	}
 	return 0;
 }
@@ -443,26 +463,20 @@ static int task_figures(const struct tf_lists *l, const struct rr_model *m,
 			const struct rr_decisions *d, struct rr_task_figures *fig)
 {
 	uint32_t nt = l->nr_tasks, np = d->nr_points;
-	uint32_t *off = calloc((size_t)nt + 2, sizeof(*off));
-	uint32_t *fill = calloc((size_t)nt + 2, sizeof(*fill));
+	uint32_t *off = calloc((size_t)nt + 1, sizeof(*off));
+	uint32_t *task = malloc(((size_t)np + 1) * sizeof(*task));
 	uint32_t *order = malloc(((size_t)np + 1) * sizeof(*order));
 
-	if (!off || !fill || !order) {
+	if (off && task && order)
+		for (uint32_t i = 0; i < np; i++)
+			task[i] = d->points[i].task;
+	if (!off || !task || !order || group_by_key(task, np, nt, off, order)) {
 		free(off);
-		free(fill);
+		free(task);
 		free(order);
 		return -1;
 	}
-	for (uint32_t i = 0; i < np; i++)
-		if (d->points[i].task < nt)
-			off[d->points[i].task + 1]++;
-	for (uint32_t k = 0; k < nt; k++)
-		off[k + 1] += off[k];
-	memcpy(fill, off, ((size_t)nt + 1) * sizeof(*fill));
-	for (uint32_t i = 0; i < np; i++)
-		if (d->points[i].task < nt)
-			order[fill[d->points[i].task]++] = i;
-	free(fill);
+	free(task);
 	for (uint32_t k = 0; k < nt; k++) {
 		uint32_t n = off[k + 1] - off[k], *v = &order[off[k]];
 		uint64_t first, last;
