@@ -340,12 +340,15 @@ static int build_briefs(const struct rr_model *m, struct rr_curves *c)
 {
 	const struct rr_trace *t = m->trace;
 	size_t *hint = calloc((size_t)c->nr_nodes, sizeof(*hint));
+	uint32_t **better = calloc((size_t)c->nr_nodes, sizeof(*better));
+	int ret = -ENOMEM;
 
 	c->briefs = calloc((size_t)m->nr_batches + 1, sizeof(*c->briefs));
-	if (!c->briefs || !hint) {
-		free(hint);
-		return -ENOMEM;
-	}
+	if (!c->briefs || !hint || !better)
+		goto out;
+	for (int n = 0; n < c->nr_nodes; n++)
+		if (c->node[n].nr_cum && !(better[n] = rr_curve_next_better_points(&c->node[n])))
+			goto out;
 	for (uint32_t i = 0; i < m->nr_batches; i++) {
 		const struct rr_batch *b = &m->batches[i];
 		struct rr_batch_brief *bb = &c->briefs[i];
@@ -356,8 +359,11 @@ static int build_briefs(const struct rr_model *m, struct rr_curves *c)
 		if (b->shrink_event == RR_NONE)
 			continue;
 		sh = &t->events[b->shrink_event];
-		bb->work_ns = b->isolate_event != RR_NONE ?
-			sh->ts - t->events[b->isolate_event].ts : 0;
+		if (b->isolate_event != RR_NONE) {
+			uint64_t work = sh->ts - t->events[b->isolate_event].ts;
+
+			bb->work_ns = work < UINT32_MAX ? (uint32_t)work : UINT32_MAX;
+		}
 		if (sh->type == RR_EV_SHRINK_INACTIVE) {
 			int nid = b->nid >= 0 && b->nid < c->nr_nodes ? b->nid : 0;
 			const struct rr_node_curves *nc = &c->node[nid];
@@ -368,10 +374,20 @@ static int build_briefs(const struct rr_model *m, struct rr_curves *c)
 			/* searched once here, not at each late batch of each replay */
 			bb->cum_after = (uint32_t)rr_points_first_after(nc->cum_scanned, nc->nr_cum,
 									sh->ts, &hint[nid]);
+			if (bb->cum_after && nc->cum_scanned[bb->cum_after - 1].ts == sh->ts) {
+				bb->rec_on_point = 1;
+				bb->rec_eff_ppm = nc->eff_tree[nc->nr_cum + bb->cum_after - 1];
+				bb->better_at = better[nid][bb->cum_after - 1];
+			}
 		}
 	}
+	ret = 0;
+out:
+	for (int n = 0; better && n < c->nr_nodes; n++)
+		free(better[n]);
+	free(better);
 	free(hint);
-	return 0;
+	return ret;
 }
 
 int rr_curves_build(const struct rr_model *m, struct rr_curves **out)

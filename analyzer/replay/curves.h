@@ -63,14 +63,24 @@ struct rr_node_curves {
  * cache misses apart in the event array (docs/performance.md).
  */
 struct rr_batch_brief {
-	uint64_t work_ns;	/* isolate to shrink; 0 without an isolate */
+	/* isolate to shrink, 0 without an isolate; saturated at UINT32_MAX,
+	 * which changes nothing: the engine uses min(work, MAX_BATCH_NS) */
+	uint32_t work_ns;
 	uint32_t scanned, reclaimed;	/* the shrink_inactive's; 0 otherwise */
 	uint32_t episode;	/* the batch's */
-	int16_t nid;		/* the batch's, as recorded */
-	uint8_t inactive;	/* closed by mm_vmscan_lru_shrink_inactive */
 	/* inactive: the first cumulative point of node nid (0 when nid is out
 	 * of range) after the shrink, where a late batch's span begins */
 	uint32_t cum_after;
+	/* rec_on_point: the shrink is the node's cumulative point cum_after - 1;
+	 * then rec_eff_ppm is the efficiency there (its leaf in eff_tree) and
+	 * better_at the first point from cum_after on whose efficiency exceeds
+	 * it (nr_cum if none): a late batch replayed before that point's time
+	 * keeps its outcome without a search (late_batches.c) */
+	uint32_t rec_eff_ppm;
+	uint32_t better_at;
+	int16_t nid;		/* the batch's, as recorded */
+	uint8_t inactive;	/* closed by mm_vmscan_lru_shrink_inactive */
+	uint8_t rec_on_point;
 };
 
 struct rr_curves {
@@ -170,5 +180,13 @@ uint64_t rr_late_batch_reclaimed(const struct rr_node_curves *n, uint64_t record
 uint64_t rr_late_batch_reclaimed_from(const struct rr_node_curves *n, uint64_t recorded_ts,
 				      uint64_t replayed_ts, uint64_t scanned, uint64_t reclaimed,
 				      struct rr_curve_hints *h, size_t rec_after);
+/* The same for the batch of brief @b (recorded at @recorded_ts, its shrink):
+ * the brief's precomputed fields spare most searches. */
+uint64_t rr_late_batch_reclaimed_brief(const struct rr_node_curves *n,
+				       const struct rr_batch_brief *b, uint64_t recorded_ts,
+				       uint64_t replayed_ts, struct rr_curve_hints *h);
+/* For each cumulative point i of @n, the first j > i whose efficiency leaf
+ * exceeds i's (nr_cum if none); malloc()ed, NULL on failure or no points. */
+uint32_t *rr_curve_next_better_points(const struct rr_node_curves *n);
 
 #endif

@@ -110,9 +110,8 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index, 
 		uint64_t r;
 
 		/* the recorded time's place among the node's batches is known */
-		r = rr_late_batch_reclaimed_from(&g->c->node[nid], sh_ts,
-						 add_shift(sh_ts, tr->shift), b->scanned,
-						 reclaimed, &g->hints[nid], b->cum_after);
+		r = rr_late_batch_reclaimed_brief(&g->c->node[nid], b, sh_ts,
+						  add_shift(sh_ts, tr->shift), &g->hints[nid]);
 
 		if (r > reclaimed) {
 			node_of(g, b->nid)->late_batches++;

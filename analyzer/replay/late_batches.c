@@ -289,3 +289,64 @@ size_t rr_curve_next_batch_above(const struct rr_node_curves *n, size_t start, u
 	}
 	return i - size < n->nr_direct_batches ? i - size : n->nr_direct_batches;
 }
+
+/*
+ * The next strictly better leaf of each point, by a stack of the points
+ * still waiting for one, from the right: O(n) once per model, so that a
+ * late batch whose span holds no better batch is told so by one load.
+ */
+uint32_t *rr_curve_next_better_points(const struct rr_node_curves *n)
+{
+	size_t cnt = n->nr_cum, depth = 0;
+	const uint32_t *leaf = n->eff_tree ? n->eff_tree + cnt : NULL;
+	uint32_t *next, *stack;
+
+	if (!cnt || !leaf)
+		return NULL;
+	next = malloc(cnt * sizeof(*next));
+	stack = malloc(cnt * sizeof(*stack));
+	if (!next || !stack) {
+		free(next);
+		free(stack);
+		return NULL;
+	}
+	for (size_t i = cnt; i-- > 0;) {
+		while (depth && leaf[stack[depth - 1]] <= leaf[i])
+			depth--;
+		next[i] = depth ? stack[depth - 1] : (uint32_t)cnt;
+		stack[depth++] = (uint32_t)i;
+	}
+	free(stack);
+	return next;
+}
+
+/*
+ * rr_late_batch_reclaimed_from() for a batch whose shrink is one of the
+ * node's cumulative points: the same answer. It scales only when a leaf in
+ * [cum_after, to) beats the leaf at the shrink (rec_eff_ppm, > 0), i.e.
+ * when the first better one, better_at, lies before to = the first point
+ * after the replayed time: when its time is <= the replayed time. Most
+ * late batches of the mainline policies stop there.
+ */
+uint64_t rr_late_batch_reclaimed_brief(const struct rr_node_curves *n,
+				       const struct rr_batch_brief *b, uint64_t recorded_ts,
+				       uint64_t replayed_ts, struct rr_curve_hints *h)
+{
+	uint64_t reclaimed = b->reclaimed, scanned = b->scanned, scaled;
+	size_t from = b->cum_after, to;
+	uint32_t best;
+
+	if (!b->rec_on_point || !h)
+		return rr_late_batch_reclaimed_from(n, recorded_ts, replayed_ts, scanned,
+						    reclaimed, h, from);
+	if (replayed_ts <= recorded_ts || !reclaimed || reclaimed >= scanned)
+		return reclaimed;
+	if (!b->rec_eff_ppm || b->better_at >= n->nr_cum ||
+	    n->cum_scanned[b->better_at].ts > replayed_ts)
+		return reclaimed;	/* nothing to scale against, or no better */
+	h->late_to = h->late_to < from ? from : h->late_to;
+	to = rr_points_first_after(n->cum_scanned, n->nr_cum, replayed_ts, &h->late_to);
+	best = best_of_span(n, from, to);
+	scaled = (uint64_t)((double)reclaimed * (double)best / (double)b->rec_eff_ppm);
+	return scaled < scanned ? (scaled > reclaimed ? scaled : reclaimed) : scanned;
+}
