@@ -325,8 +325,9 @@ uint32_t *rr_curve_next_better_points(const struct rr_node_curves *n)
  * node's cumulative points: the same answer. It scales only when a leaf in
  * [cum_after, to) beats the leaf at the shrink (rec_eff_ppm, > 0), i.e.
  * when the first better one, better_at, lies before to = the first point
- * after the replayed time: when its time is <= the replayed time. Most
- * late batches of the mainline policies stop there.
+ * after the replayed time: when its time is <= the replayed time. On the
+ * scale trace 65 % of `mainline`'s late batches stop there, 36 % of
+ * `mainline-5.16rc`'s (docs/performance.md, sixth replay round).
  */
 uint64_t rr_late_batch_reclaimed_brief(const struct rr_node_curves *n,
 				       const struct rr_batch_brief *b, uint64_t recorded_ts,
