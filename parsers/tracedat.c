@@ -325,8 +325,11 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 			r.max_id = r.src[i].max_id;
 	if (!ret && !(r.names = calloc((size_t)r.max_id + 1, sizeof(*r.names))))
 		ret = -ENOMEM;
-	if (!ret)
+	if (!ret) {
 		ret = run_threads(&r);
+		for (int i = 0; i < r.nr_src; i++)
+			rr_source_add_counts(&r.src[i], r.names, t);
+	}
 	if (!ret && rr_builder_finish(&r.builder))
 		ret = -ENOMEM;
 	rr_builder_release(&r.builder);

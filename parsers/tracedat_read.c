@@ -191,10 +191,25 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	if (!ti)
 		return queue_item(s, ITEM_BAD, 0, h, rec) ? 0 : -1;
 	if (!ti->dec.desc && !ti->is_print) {
+		/*
+		 * Ignored: only counted by name, and counts do not depend on
+		 * the order. The first record of the type goes through the
+		 * builder, which gives names their order of first appearance;
+		 * the others are counted here instead of queued (traces with
+		 * sched or writeback events besides reclaim are mostly these).
+		 */
+		if (ti->queued_one) {
+			if (!ti->counted++ || rec->ts < ti->counted_first_ts)
+				ti->counted_first_ts = rec->ts;
+			if (rec->ts > ti->counted_last_ts)
+				ti->counted_last_ts = rec->ts;
+			return 0;
+		}
 		it = queue_item(s, ITEM_COUNT, 0, h, rec);
 		if (!it)
 			return -1;
 		it->id = id;
+		ti->queued_one = 1;
 		return 0;
 	}
 	if (ti->dec.common_pid) {

@@ -39,9 +39,15 @@ struct tracecmd_input;
 struct type_info {
 	uint8_t ready;
 	uint8_t is_print;
+	uint8_t queued_one;		/* ignored type: its first record went through the queue */
 	const char *name;		/* the format's event name */
 	struct rr_decode_type dec;	/* fields, common_pid (parsers/decode.h) */
 	struct tep_format_field *buf;	/* ftrace:print text */
+	/*
+	 * An ignored type's later records, counted on the reading thread
+	 * (rr_source_add_counts() adds them once the threads are joined).
+	 */
+	uint64_t counted, counted_first_ts, counted_last_ts;
 };
 
 /* The building thread's side of an event id (the same in every source). */
@@ -140,6 +146,15 @@ int rr_source_init(struct tracedat_source *s);
 void rr_source_release(struct tracedat_source *s);
 /* The reading thread's body: @arg is its source. Closes the source's queue. */
 void *rr_source_run(void *arg);
+
+/*
+ * Adds to @t the ignored records @s counted without queueing them (by
+ * name through @names, the building thread's side of each id). Call after
+ * the threads are joined, on success or failure: the counts are part of
+ * records_read either way.
+ */
+void rr_source_add_counts(const struct tracedat_source *s, const struct type_name *names,
+			  struct rr_trace *t);
 
 /* The building thread's body: @arg is the reader. */
 void *rr_tracedat_consume(void *arg);
