@@ -23,6 +23,7 @@
 #include "format_guard.h"
 #include "parser.h"
 #include "precheck.h"
+#include "symbol_skip.h"
 #include "tracedat_reader.h"
 #include "reclaim_replay/error.h"
 
@@ -68,7 +69,9 @@ static int open_top(const char *path, struct tracecmd_input **out)
 	int ret = 0, refused;
 
 	rr_format_guard_arm();
+	rr_symbol_skip_arm();
 	top = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	rr_symbol_skip_disarm();
 	refused = rr_format_guard_disarm();
 	if (!top) {
 		ret = refused ? -EPROTO : -EBADMSG;
