@@ -18,11 +18,13 @@
  * steps over; the reader then fails the file with the refusal's message.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 
 #include "format_check.h"
+#include "format_defer.h"
 #include "format_guard.h"
 
 typedef enum tep_errno (*parse_event_fn)(struct tep_handle *, const char *, unsigned long,
@@ -75,11 +77,15 @@ static void refuse(const char *buf, unsigned long size, const char *sys, const c
 		 (int)(field_len > 40 ? 40 : field_len), field);
 }
 
-enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+/* libtraceevent's tokenizer state is static: one parse at a time. */
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum tep_errno rr_format_parse(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys)
 {
 	static parse_event_fn real;
 	parse_event_fn fn = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+	enum tep_errno ret;
 
 	if (!fn) {
 		fn = (parse_event_fn)dlsym(RTLD_NEXT, "tep_parse_event");
@@ -87,6 +93,15 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 			return TEP_ERRNO__PARSE_EVENT_FAILED;
 		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
 	}
+	pthread_mutex_lock(&parse_lock);
+	ret = fn(tep, buf, size, sys);
+	pthread_mutex_unlock(&parse_lock);
+	return ret;
+}
+
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys)
+{
 	if (guard_armed) {
 		const char *field;
 		size_t len;
@@ -96,6 +111,9 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 				refuse(buf, size, sys, field, len);
 			return TEP_ERRNO__PARSE_EVENT_FAILED;
 		}
+		/* sound: parsed when its first record needs it (format_defer.h) */
+		if (rr_format_defer_offer(tep, buf, size, sys))
+			return TEP_ERRNO__SUCCESS;
 	}
-	return fn(tep, buf, size, sys);
+	return rr_format_parse(tep, buf, size, sys);
 }

@@ -10,6 +10,8 @@
 #ifndef RR_PARSERS_FORMAT_GUARD_H
 #define RR_PARSERS_FORMAT_GUARD_H
 
+#include <traceevent/event-parse.h>
+
 /* Start checking formats parsed on this thread; forgets an earlier refusal. */
 void rr_format_guard_arm(void);
 
@@ -22,5 +24,13 @@ int rr_format_guard_disarm(void);
  * the print fmt uses REC->dfn_val, which is not a field".
  */
 const char *rr_format_guard_refusal(void);
+
+/*
+ * libtraceevent's own tep_parse_event(), unchecked, one call at a time
+ * (its tokenizer keeps its state in static variables): for formats
+ * parsed after the open (format_defer.c).
+ */
+enum tep_errno rr_format_parse(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys);
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
 
+#include "format_defer.h"
 #include "format_guard.h"
 #include "parser.h"
 #include "precheck.h"
@@ -63,15 +64,23 @@ static void keep_unclosable(struct tracecmd_input *h)
  * says which). libtracecmd and libtraceevent print nothing at TEP_LOG_NONE,
  * so stderr stays open: a sanitizer report written here reaches the user.
  */
-static int open_top(const char *path, struct tracecmd_input **out)
+static int open_top(const char *path, struct tracecmd_input **out,
+		    struct rr_format_defer **formats)
 {
 	struct tracecmd_input *top;
+	/* RR_EAGER_FORMATS=1: every format parsed at open, as libtracecmd does */
+	const char *eager = getenv("RR_EAGER_FORMATS");
+	struct rr_format_defer *df = NULL;
 	int ret = 0, refused;
 
+	if (!(eager && !strcmp(eager, "1")) && !(df = rr_format_defer_new()))
+		return -ENOMEM;
 	rr_format_guard_arm();
+	rr_format_defer_arm(df);
 	rr_symbol_skip_arm();
 	top = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	rr_symbol_skip_disarm();
+	rr_format_defer_disarm();
 	refused = rr_format_guard_disarm();
 	if (!top) {
 		ret = refused ? -EPROTO : -EBADMSG;
@@ -91,21 +100,26 @@ static int open_top(const char *path, struct tracecmd_input **out)
 		top = NULL;
 	}
 	*out = top;
+	if (top)
+		*formats = df;
+	else
+		rr_format_defer_free(df);
 	return ret;
 }
 
 /*
  * The top handle and every buffer instance the library can open, with each
- * one's buffer name (@names[0] is the top buffer's, "").
+ * one's buffer name (@names[0] is the top buffer's, ""), and the event
+ * formats their libtraceevent handle (shared by all) has yet to parse.
  */
 static int open_handles(const char *path, int warn, struct tracecmd_input ***out,
-			const char ***names_out, int *nr)
+			const char ***names_out, int *nr, struct rr_format_defer **formats)
 {
 	struct tracecmd_input *top, **handles;
 	const char **names;
 	int n, ret;
 
-	ret = open_top(path, &top);
+	ret = open_top(path, &top, formats);
 	if (ret)
 		return ret;
 	n = tracecmd_buffer_instances(top);
@@ -117,6 +131,8 @@ static int open_handles(const char *path, int warn, struct tracecmd_input ***out
 		free(handles);
 		free(names);
 		tracecmd_close(top);
+		rr_format_defer_free(*formats);
+		*formats = NULL;
 		return -ENOMEM;
 	}
 	handles[0] = top;
@@ -178,8 +194,10 @@ static int open_error(const char *path, int ret)
 
 /* A source over @handles: the given handle and cpus, or all of them merged. */
 static int source_setup(struct tracedat_source *s, const char *path, uint32_t page_size,
-			struct tracecmd_input **handles, int nr, struct rr_source_plan *plan)
+			struct tracecmd_input **handles, int nr, struct rr_format_defer *formats,
+			struct rr_source_plan *plan)
 {
+	s->formats = formats;
 	s->handles = handles;
 	s->nr_handles = nr;
 	s->handle = plan ? plan->handle : -1;
@@ -202,7 +220,7 @@ static int source_setup(struct tracedat_source *s, const char *path, uint32_t pa
  */
 static int setup_sources(struct tracedat_reader *r, const char *path,
 			 const struct rr_section_map *map, struct tracecmd_input **handles,
-			 const char **names, int nr, int want)
+			 const char **names, int nr, struct rr_format_defer *formats, int want)
 {
 	struct rr_source_plan plan[RR_TRACEDAT_MAX_SOURCES];
 	int n;
@@ -216,24 +234,26 @@ static int setup_sources(struct tracedat_reader *r, const char *path,
 	}
 	if (!n) {
 		r->nr_src = 1;
-		return source_setup(&r->src[0], path, map->page_size, handles, nr, NULL);
+		return source_setup(&r->src[0], path, map->page_size, handles, nr, formats, NULL);
 	}
 	for (int i = 0; i < n; i++) {
 		struct tracecmd_input **h = handles;
+		struct rr_format_defer *df = formats;
 		const char **hn = NULL;
 		int hnr = nr, ret = 0;
 
 		/* the same file, opened again: the same buffers in the same order */
-		if (i && (ret = open_handles(path, 0, &h, &hn, &hnr)) == 0) {
+		if (i && (ret = open_handles(path, 0, &h, &hn, &hnr, &df)) == 0) {
 			free(hn);
 			if (hnr != nr) {
 				close_handles(h, hnr);
+				rr_format_defer_free(df);
 				ret = -ESTALE;
 			}
 		}
 		if (!ret) {
 			r->nr_src = i + 1;
-			ret = source_setup(&r->src[i], path, map->page_size, h, hnr, &plan[i]);
+			ret = source_setup(&r->src[i], path, map->page_size, h, hnr, df, &plan[i]);
 		}
 		if (ret) {
 			for (int j = i; j < n; j++)
@@ -303,12 +323,13 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 {
 	struct tracedat_reader r = { 0 };
 	struct tracecmd_input **handles = NULL;
+	struct rr_format_defer *formats = NULL;
 	const char **names = NULL;
 	int nr = 0, ret;
 
 	*opened = 0;
 	*nr_src = 0;
-	ret = open_handles(path, warn, &handles, &names, &nr);
+	ret = open_handles(path, warn, &handles, &names, &nr, &formats);
 	if (ret)
 		return ret;
 	*opened = 1;
@@ -321,7 +342,10 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 		t->nr_cpus = tep_get_cpus(tracecmd_get_tep(handles[0]));
 	ret = rr_builder_init(&r.builder, t);
 	if (!ret)
-		ret = setup_sources(&r, path, map, handles, names, nr, want);
+		ret = setup_sources(&r, path, map, handles, names, nr, formats, want);
+	/* the first source took them, unless it was never set up */
+	if (!r.nr_src)
+		rr_format_defer_free(formats);
 	*nr_src = r.nr_src;
 	for (int i = 0; !ret && i < r.nr_src; i++)
 		if (r.src[i].max_id > r.max_id)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
 
+#include "format_defer.h"
 #include "tracedat_reader.h"
 
 /* The dense index of @handle among the source's handles. */
@@ -50,6 +51,8 @@ int rr_source_init(struct tracedat_source *s)
 		if (i == 0 && f && f->size == 2 && f->offset >= 0 && !s->swap)
 			s->type_offset = f->offset;
 	}
+	if (rr_format_defer_max_id(s->formats) > s->max_id)
+		s->max_id = rr_format_defer_max_id(s->formats);
 	s->types = calloc((size_t)s->max_id + 1, sizeof(*s->types));
 	if (!s->types || rr_rq_init(&s->queue)) {
 		free(s->types);
@@ -66,6 +69,8 @@ void rr_source_release(struct tracedat_source *s)
 	rr_release_fini(&s->release);
 	free(s->types);
 	free(s->pids);
+	rr_format_defer_free(s->formats);
+	s->formats = NULL;
 	if (s->cpus)
 		CPU_FREE(s->cpus);
 	s->types = NULL;
@@ -183,6 +188,8 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	if (ti && !ti->ready) {
 		struct tep_event *e = tep_find_event(s->tep, id);
 
+		if (!e)
+			e = rr_format_defer_parse(s->formats, s->tep, id);
 		if (e)
 			learn_type(ti, e);
 		else

@@ -34,6 +34,7 @@
 #include "trace_builder.h"
 
 struct tracecmd_input;
+struct rr_format_defer;
 
 /* What a reading thread learnt about one event id, on its first record. */
 struct type_info {
@@ -90,6 +91,7 @@ struct tracedat_source {
 	cpu_set_t *cpus;	/* that handle's cpus it reads; NULL: every cpu */
 	size_t cpus_size;
 	struct tep_handle *tep;
+	struct rr_format_defer *formats;	/* tep's formats not parsed yet (format_defer.h) */
 	int swap;		/* the file's byte order is not ours */
 	struct rr_rq queue;
 

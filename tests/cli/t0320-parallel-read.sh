@@ -12,6 +12,10 @@
 # corpus, every rr-gen scenario (lost events among them), a generated
 # trace whose cpus share many timestamps (ties decided by cpu), and
 # damaged copies. With strace, it also checks that the threads really ran.
+# The same inputs read with every event format parsed at open
+# (RR_EAGER_FORMATS=1, libtracecmd's own way) must equal the default,
+# which parses a format only when its first record needs it
+# (parsers/format_defer.c).
 set -u
 . "$(dirname "$0")/../lib.sh"
 RR_GEN=${RR_GEN:-$TOP/${O:-build}/rr-gen}
@@ -68,18 +72,23 @@ run() {	# run THREADS FILE OUT: digests, stats --json, its stderr and exit code
 	echo "exit $?" >>"$3.err"
 }
 
+same() {	# same WHAT: compares $tmp/one.* with $tmp/par.*
+	if cmp -s "$tmp/one.json" "$tmp/par.json" && cmp -s "$tmp/one.err" "$tmp/par.err"; then
+		ok "$1"
+	else
+		not_ok "$1" "$(diff "$tmp/one.json" "$tmp/par.json" | head -4; diff "$tmp/one.err" "$tmp/par.err" | head -4)"
+	fi
+}
+
 for f in "${inputs[@]}"; do
 	name=${f#"$TOP"/}
 	run 1 "$f" "$tmp/one"
 	for n in 2 4; do
 		run $n "$f" "$tmp/par"
-		if cmp -s "$tmp/one.json" "$tmp/par.json" && cmp -s "$tmp/one.err" "$tmp/par.err"; then
-			ok "$name: $n reading threads give the one-thread result"
-		else
-			not_ok "$name: $n reading threads give the one-thread result" \
-				"$(diff "$tmp/one.json" "$tmp/par.json" | head -4; diff "$tmp/one.err" "$tmp/par.err" | head -4)"
-		fi
+		same "$name: $n reading threads give the one-thread result"
 	done
+	RR_EAGER_FORMATS=1 run 2 "$f" "$tmp/par"
+	same "$name: formats parsed on first use give the result of parsing all at open"
 done
 
 # The plan did split: one more thread per extra source (clone counts).
