@@ -37,17 +37,25 @@ void rr_builder_release(struct rr_builder *b);
  * @used: 1 when the model decodes the event.
  */
 long rr_builder_name_index(struct rr_builder *b, const char *name, int used);
-static inline void rr_builder_count(struct rr_builder *b, long name_index, uint64_t ts)
+/* Count @n records of @name_index seen between @first_ts and @last_ts. */
+static inline void rr_builder_count_many(struct rr_builder *b, long name_index, uint64_t n,
+					 uint64_t first_ts, uint64_t last_ts)
 {
 	struct rr_trace *t = b->trace;
 
-	t->names[name_index].count++;
+	t->names[name_index].count += n;
 	/* The span covers every record, modelled or not: open episodes and
 	 * kswapd spans run to the trace's real edges. */
-	if (!t->records_read++ || ts < t->first_record_ts)
-		t->first_record_ts = ts;
-	if (ts > t->last_record_ts)
-		t->last_record_ts = ts;
+	if (!t->records_read || first_ts < t->first_record_ts)
+		t->first_record_ts = first_ts;
+	if (last_ts > t->last_record_ts)
+		t->last_record_ts = last_ts;
+	t->records_read += n;
+}
+
+static inline void rr_builder_count(struct rr_builder *b, long name_index, uint64_t ts)
+{
+	rr_builder_count_many(b, name_index, 1, ts, ts);
 }
 
 /* Note that @event lacks optional @field (once per event type, not per record). */

@@ -355,7 +355,7 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 	if (!ret) {
 		ret = run_threads(&r);
 		for (int i = 0; i < r.nr_src; i++)
-			rr_source_add_counts(&r.src[i], r.names, t);
+			rr_source_add_counts(&r.src[i], r.names, &r.builder);
 	}
 	if (!ret && rr_builder_finish(&r.builder))
 		ret = -ENOMEM;

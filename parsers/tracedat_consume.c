@@ -109,22 +109,17 @@ static int item(struct tracedat_reader *r, const struct tracedat_source *s,
 }
 
 void rr_source_add_counts(const struct tracedat_source *s, const struct type_name *names,
-			  struct rr_trace *t)
+			  struct rr_builder *b)
 {
 	for (int id = 0; id <= s->max_id; id++) {
 		const struct type_info *ti = &s->types[id];
 
-		if (!ti->counted)
-			continue;
-		if (!t->records_read || ti->counted_first_ts < t->first_record_ts)
-			t->first_record_ts = ti->counted_first_ts;
-		if (ti->counted_last_ts > t->last_record_ts)
-			t->last_record_ts = ti->counted_last_ts;
-		t->records_read += ti->counted;
-		t->records_ignored += ti->counted;
 		/* unnamed only when the builder stopped first: the load fails */
-		if (names[id].named)
-			t->names[names[id].name_index].count += ti->counted;
+		if (!ti->counted || !names[id].named)
+			continue;
+		rr_builder_count_many(b, names[id].name_index, ti->counted, ti->counted_first_ts,
+				      ti->counted_last_ts);
+		b->trace->records_ignored += ti->counted;
 	}
 }
 

@@ -150,13 +150,14 @@ void rr_source_release(struct tracedat_source *s);
 void *rr_source_run(void *arg);
 
 /*
- * Adds to @t the ignored records @s counted without queueing them (by
- * name through @names, the building thread's side of each id). Call after
- * the threads are joined, on success or failure: the counts are part of
- * records_read either way.
+ * Adds to @b's trace the ignored records @s counted without queueing them
+ * (by name through @names, the building thread's side of each id), as
+ * rr_builder_count() would have one by one. Call after the threads are
+ * joined, on success or failure: the counts are part of records_read
+ * either way.
  */
 void rr_source_add_counts(const struct tracedat_source *s, const struct type_name *names,
-			  struct rr_trace *t);
+			  struct rr_builder *b);
 
 /* The building thread's body: @arg is the reader. */
 void *rr_tracedat_consume(void *arg);
