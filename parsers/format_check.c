@@ -62,3 +62,14 @@ int rr_format_undeclared_field(const char *f, size_t n, const char **name, size_
 	}
 	return 0;
 }
+
+size_t rr_format_name(const char *f, size_t n, const char **name)
+{
+	const char *p = n >= 6 && !memcmp(f, "name: ", 6) ? f + 6 : NULL, *nl;
+
+	if (!p)
+		return 0;
+	nl = memchr(p, '\n', n - 6);
+	*name = p;
+	return (size_t)((nl ? nl : f + n) - p);
+}

@@ -18,4 +18,11 @@
  */
 int rr_format_undeclared_field(const char *f, size_t n, const char **name, size_t *len);
 
+/*
+ * The event name of a format's first line, "name: NAME": sets *@name and
+ * returns its length, which runs to the line's end (or the text's); 0 when
+ * the text does not start so.
+ */
+size_t rr_format_name(const char *f, size_t n, const char **name);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format_check.h"
 #include "format_defer.h"
 #include "format_guard.h"
 
@@ -70,12 +71,13 @@ void rr_format_defer_disarm(void)
 static int format_id(const char *buf, unsigned long size)
 {
 	const char *end = buf + size, *p;
+	size_t len = rr_format_name(buf, size, &p);
 	long id = 0;
 
-	if (size < 6 || memcmp(buf, "name: ", 6))
+	if (!len)
 		return -1;
-	p = memchr(buf + 6, '\n', size - 6);
-	if (!p || end - ++p < 5 || memcmp(p, "ID: ", 4))
+	p += len;	/* the name line's '\n', or the text's end */
+	if (p == end || end - ++p < 5 || memcmp(p, "ID: ", 4))
 		return -1;
 	p += 4;
 	/* libtraceevent reads it with base 0: "010" is octal there */
@@ -135,8 +137,8 @@ int rr_format_defer_offer(struct tep_handle *tep, const char *buf, unsigned long
 		return 0;
 	seen = mark_seen(df, id);
 	if (seen) {
-		/* a repeated id: the earlier text first, as at open */
-		for (size_t i = 0; seen > 0 && i < df->n; i++)
+		/* a repeated id (or no memory to tell): a kept text of it first, as at open */
+		for (size_t i = 0; i < df->n; i++)
 			if (df->v[i].id == id)
 				parse_kept(tep, df, &df->v[i]);
 		return 0;

@@ -16,6 +16,9 @@
  * formats for the live view for instance, goes straight through. A refused
  * format returns TEP_ERRNO__PARSE_EVENT_FAILED, which libtracecmd counts and
  * steps over; the reader then fails the file with the refusal's message.
+ * A sound format may then be kept for later instead of parsed now
+ * (format_defer.h); every parse, now or later, goes through
+ * rr_format_parse().
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -52,23 +55,11 @@ const char *rr_format_guard_refusal(void)
 	return guard_refused ? guard_msg : NULL;
 }
 
-/* The event name of a format's "name: " line; returns its length (0: none). */
-static int format_name(const char *buf, unsigned long size, const char **name)
-{
-	const char *p = size >= 6 && !memcmp(buf, "name: ", 6) ? buf + 6 : NULL, *nl;
-
-	if (!p)
-		return 0;
-	nl = memchr(p, '\n', size - 6);
-	*name = p;
-	return (int)((nl ? nl : buf + size) - p);
-}
-
 static void refuse(const char *buf, unsigned long size, const char *sys, const char *field,
 		   size_t field_len)
 {
 	const char *name = "";
-	int name_len = format_name(buf, size, &name);
+	int name_len = (int)rr_format_name(buf, size, &name);
 
 	guard_refused = 1;
 	snprintf(guard_msg, sizeof(guard_msg),
