@@ -18,15 +18,7 @@
 #include "format_defer.h"
 #include "format_guard.h"
 
-static int nr_tests, nr_failed;
-
-static void check(int cond, const char *what)
-{
-	nr_tests++;
-	if (!cond)
-		nr_failed++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", nr_tests, what);
-}
+#include "tap.h"
 
 /* A format as the kernel writes it; @id_text is the ID line's value. */
 static int format(char *buf, size_t len, const char *name, const char *id_text)
@@ -131,6 +123,5 @@ int main(void)
 	rr_format_defer_free(df);
 	tep_free(tep);
 	tep_free(plain);
-	printf("1..%d\n", nr_tests);
-	return nr_failed ? 1 : 0;
+	return tap_done();
 }

@@ -14,15 +14,7 @@
 
 #include "replay/curves.h"
 
-static int nr_tests, nr_failed;
-
-static void check(int cond, const char *what)
-{
-	nr_tests++;
-	if (!cond)
-		nr_failed++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", nr_tests, what);
-}
+#include "tap.h"
 
 static uint64_t rnd_state = 88172645463325252ULL;
 
@@ -149,6 +141,5 @@ int main(void)
 		free(next);
 		free_node(&n);
 	}
-	printf("1..%d\n", nr_tests);
-	return nr_failed ? 1 : 0;
+	return tap_done();
 }

@@ -19,24 +19,11 @@
 
 #include "report/sha256.h"
 
-static int nr_tests, nr_failed;
+#include "tap.h"
 
 /* The block function under test, and its name for the TAP lines. */
 static rr_sha256_blocks_fn *impl;
 static const char *impl_name;
-
-static void check(int cond, const char *what)
-{
-	nr_tests++;
-	if (!cond)
-		nr_failed++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", nr_tests, what);
-}
-
-static void skip(const char *what, const char *why)
-{
-	printf("ok %d - %s # SKIP %s\n", ++nr_tests, what, why);
-}
 
 static void start(struct rr_sha256 *c)
 {
@@ -367,6 +354,5 @@ int main(void)
 	if (big_path[0])
 		unlink(big_path);
 	free(big);
-	printf("1..%d\n", nr_tests);
-	return nr_failed ? 1 : 0;
+	return tap_done();
 }

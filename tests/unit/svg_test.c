@@ -11,15 +11,7 @@
 
 #include "report/svg.h"
 
-static int nr_tests, nr_failed;
-
-static void check(int cond, const char *what)
-{
-	nr_tests++;
-	if (!cond)
-		nr_failed++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", nr_tests, what);
-}
+#include "tap.h"
 
 static int ticks_are(const double *t, int n, const double *want, int nw)
 {
@@ -171,7 +163,7 @@ static void test_write_error(void)
 	struct rr_svg *s;
 
 	if (!f) {
-		printf("ok %d - write error # SKIP no /dev/full\n", ++nr_tests);
+		skip("write error", "no /dev/full");
 		return;
 	}
 	s = rr_svg_begin(f, 100, 100, "x");
@@ -186,6 +178,5 @@ int main(void)
 	test_escape();
 	test_document();
 	test_write_error();
-	printf("1..%d\n", nr_tests);
-	return nr_failed != 0;
+	return tap_done();
 }

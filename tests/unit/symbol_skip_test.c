@@ -15,15 +15,7 @@
 #include "reclaim_replay/event.h"
 #include "reclaim_replay/trace.h"
 
-static int nr_tests, nr_failed;
-
-static void check(int cond, const char *what)
-{
-	nr_tests++;
-	if (!cond)
-		nr_failed++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", nr_tests, what);
-}
+#include "tap.h"
 
 static char kallsyms[] =
 	"ffffffff81000000 T _stext\n"
@@ -109,6 +101,5 @@ int main(void)
 	      "after a load the skip is disarmed");
 	rr_trace_free(trace);
 
-	printf("1..%d\n", nr_tests);
-	return nr_failed ? 1 : 0;
+	return tap_done();
 }

@@ -14,15 +14,7 @@
 #include "reclaim_replay/error.h"
 #include "reclaim_replay/event.h"
 
-static int nr_tests, nr_failed;
-
-static void check(int cond, const char *what)
-{
-	nr_tests++;
-	if (!cond)
-		nr_failed++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", nr_tests, what);
-}
+#include "tap.h"
 
 static int probe_str(const char *s)
 {
@@ -198,6 +190,5 @@ int main(void)
 	test_report();
 	test_tracefs();
 	test_garbage();
-	printf("1..%d\n", nr_tests);
-	return nr_failed ? 1 : 0;
+	return tap_done();
 }
