@@ -70,6 +70,17 @@ static void refuse(const char *buf, unsigned long size, const char *sys, const c
 
 /* libtraceevent's tokenizer state is static: one parse at a time. */
 static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long nr_parsed;		/* under parse_lock */
+
+unsigned long rr_format_parse_count(void)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&parse_lock);
+	n = nr_parsed;
+	pthread_mutex_unlock(&parse_lock);
+	return n;
+}
 
 enum tep_errno rr_format_parse(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys)
@@ -86,6 +97,7 @@ enum tep_errno rr_format_parse(struct tep_handle *tep, const char *buf, unsigned
 	}
 	pthread_mutex_lock(&parse_lock);
 	ret = fn(tep, buf, size, sys);
+	nr_parsed++;
 	pthread_mutex_unlock(&parse_lock);
 	return ret;
 }

@@ -33,4 +33,7 @@ const char *rr_format_guard_refusal(void);
 enum tep_errno rr_format_parse(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys);
 
+/* Formats handed to libtraceevent's parser so far, by any thread (for the tests). */
+unsigned long rr_format_parse_count(void);
+
 #endif

@@ -7,16 +7,21 @@
  * parsed by rr_format_defer_parse() into the same event libtraceevent makes
  * of them; ids read differently by libtraceevent (octal) or damaged lines
  * are parsed at once; a repeated id parses the kept text first; unarmed,
- * or on another thread, nothing is kept. That a load gives the same result
- * as parsing every format at open is t0320's check. TAP output.
+ * or on another thread, nothing is kept. A load of a bundled trace parses
+ * only the formats its records use, and every one with RR_EAGER_FORMATS=1.
+ * That both loads give the same result is t0320's check. TAP output.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 
+#include <stdlib.h>
+
 #include "format_defer.h"
 #include "format_guard.h"
+#include "reclaim_replay/event.h"
+#include "reclaim_replay/trace.h"
 
 #include "tap.h"
 
@@ -119,6 +124,34 @@ int main(void)
 	check(!rr_format_defer_parse(df, tep, 21) && !rr_format_defer_parse(df, tep, 99) &&
 	      !rr_format_defer_parse(df, tep, -1) && !rr_format_defer_parse(NULL, tep, 20),
 	      "ids without a kept format (or no table) give NULL");
+
+	/*
+	 * traces/counters-writer.dat (one reading thread: a small file), counted
+	 * with trace-cmd 3.1.6: `trace-cmd dump --events` lists 2305 formats and
+	 * `--ftrace-events` 18; `trace-cmd report` shows records of 32 events.
+	 * By default libtraceevent gets the 18 ftrace formats, the first one
+	 * and at most the 32 used; with RR_EAGER_FORMATS=1, all of them.
+	 */
+	{
+		struct rr_trace *trace = NULL;
+		unsigned long before = rr_format_parse_count(), lazy, eager;
+		int ret = rr_trace_load("traces/counters-writer.dat", &trace);
+
+		lazy = rr_format_parse_count() - before;
+		rr_trace_free(trace);
+		setenv("RR_EAGER_FORMATS", "1", 1);
+		before = rr_format_parse_count();
+		trace = NULL;
+		ret |= rr_trace_load("traces/counters-writer.dat", &trace);
+		eager = rr_format_parse_count() - before;
+		rr_trace_free(trace);
+		unsetenv("RR_EAGER_FORMATS");
+		check(ret == 0, "traces/counters-writer.dat loads, both ways");
+		check(lazy >= 18 + 1 && lazy <= 18 + 1 + 32,
+		      "a load parses the ftrace formats, the first and those its records use");
+		check(eager >= 2305 + 18, "RR_EAGER_FORMATS=1: every format is parsed");
+		printf("# parsed: %lu by default, %lu with RR_EAGER_FORMATS=1\n", lazy, eager);
+	}
 
 	rr_format_defer_free(df);
 	tep_free(tep);
