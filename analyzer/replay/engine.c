@@ -153,6 +153,36 @@ static inline void prefetch_item(const struct engine *g, const struct rr_item *i
 	}
 }
 
+/*
+ * A heap entry left behind by a re-timed WRITEBACK waiter (older version),
+ * or of a task that has finished: skipped when it comes out.
+ */
+static inline int entry_is_stale(const struct engine *g, const struct heap_entry *e)
+{
+	const struct task_run *tr = &g->tasks[e->task];
+
+	return e->version != tr->version || tr->state == TASK_DONE;
+}
+
+/*
+ * The top of the heap wakes before @at: is there a live entry that does?
+ * Stale entries found on top are dropped first, so that a task never
+ * yields to one: otherwise whether it yielded (and so which of two tasks
+ * due at the same time ran first) would depend on where the heap happened
+ * to keep a stale entry that ties with a live one, i.e. on the heap's shape
+ * rather than on the trace. Called only when the caller has seen the top
+ * come first, which keeps the common path to one comparison.
+ */
+static int live_entry_before(struct engine *g, uint64_t at)
+{
+	do {
+		if (!entry_is_stale(g, &g->heap.e[0]))
+			return 1;
+		(void)rr_heap_pop(&g->heap);
+	} while (g->heap.n && g->heap.e[0].key < at);
+	return 0;
+}
+
 /* Walk task @k's items until it sleeps or its next item lies after others'. */
 static int run_task(struct engine *g, uint32_t k)
 {
@@ -166,9 +196,11 @@ static int run_task(struct engine *g, uint32_t k)
 			prefetch_item(g, it + PREFETCH_AHEAD);
 
 		/* yield to any task whose next step comes first */
-		if (g->heap.n && g->heap.e[0].key < at) {
+		if (g->heap.n && g->heap.e[0].key < at && live_entry_before(g, at)) {
 			prefetch_item(g, it);
-			return rr_heap_push(&g->heap, at, k, tr->version);
+			g->yield = (struct heap_entry){ at, k, tr->version };
+			g->yielded = 1;
+			return 0;
 		}
 		tr->cursor++;
 		switch (it->kind) {
@@ -333,10 +365,18 @@ static int replay(const struct rr_model *m, const struct rr_curves *c,
 			goto out;
 	}
 	while (g.heap.n) {
-		struct heap_entry e = rr_heap_pop(&g.heap);
-		struct task_run *tr = &g.tasks[e.task];
+		struct heap_entry e;
+		struct task_run *tr;
 
-		if (e.version != tr->version || tr->state == TASK_DONE)
+		if (g.yielded) {
+			g.yielded = 0;
+			e = rr_heap_replace_top(&g.heap, g.yield);
+		} else {
+			e = rr_heap_pop(&g.heap);
+		}
+		tr = &g.tasks[e.task];
+
+		if (entry_is_stale(&g, &e))
 			continue;
 		if (tr->state == TASK_SLEEPING) {
 			if (sleep_of(&g, tr)->verdict.wake == RR_WAKE_WRITEBACK)
