@@ -198,7 +198,7 @@ static int run_task(struct engine *g, uint32_t k)
 		/* yield to any task whose next step comes first */
 		if (g->heap.n && g->heap.e[0].key < at && live_entry_before(g, at)) {
 			prefetch_item(g, it);
-			g->yield = (struct heap_entry){ at, k, tr->version };
+			g->yield = (struct heap_entry){ .key = at, .task = k, .version = tr->version };
 			g->yielded = 1;
 			return 0;
 		}

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "curves.h"
 #include "decisions.h"
@@ -23,10 +24,14 @@
 #define MIN_BATCH_NS 10000ULL		/* a reclaim batch takes at least 10 us */
 #define MAX_BATCH_NS 10000000ULL
 
+/*
+ * Laid out so that, read as one little-endian 128-bit number, an entry
+ * orders by (key, task, version): see heap_entry_before().
+ */
 struct heap_entry {
-	uint64_t key;
-	uint32_t task;
 	uint32_t version;
+	uint32_t task;
+	uint64_t key;
 };
 
 struct heap {
@@ -127,20 +132,27 @@ struct engine {
 #define HEAP_PAD 1
 int rr_heap_grow(struct heap *h);
 
-/* a comes out before b */
-static inline int heap_before(uint64_t ka, uint32_t ta, uint64_t kb, uint32_t tb)
-{
-	return (ka < kb) | ((ka == kb) & (ta < tb));
-}
-
+/*
+ * a comes out before b: (key, task) in order, then the version, which only
+ * breaks ties between a stale entry and a live one of the same task (the
+ * engine skips the stale one whenever it comes out). One 128-bit compare,
+ * a compare and a subtract with borrow, instead of two compares and their
+ * combination: the child choice of every sift-down level.
+ */
 static inline int heap_entry_before(const struct heap_entry *a, const struct heap_entry *b)
 {
-	return heap_before(a->key, a->task, b->key, b->task);
+	unsigned __int128 ra, rb;
+
+	_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+		       sizeof(struct heap_entry) == sizeof(ra), "heap_entry as a 128-bit number");
+	memcpy(&ra, a, sizeof(ra));
+	memcpy(&rb, b, sizeof(rb));
+	return ra < rb;
 }
 
 static inline int rr_heap_push(struct heap *h, uint64_t key, uint32_t task, uint32_t version)
 {
-	struct heap_entry *e;
+	struct heap_entry in = { .key = key, .task = task, .version = version }, *e;
 	size_t i;
 
 	if (h->n + HEAP_PAD >= h->cap && rr_heap_grow(h))
@@ -150,12 +162,12 @@ static inline int rr_heap_push(struct heap *h, uint64_t key, uint32_t task, uint
 	while (i) {
 		size_t parent = (i - 1) / 2;
 
-		if (!heap_before(key, task, e[parent].key, e[parent].task))
+		if (!heap_entry_before(&in, &e[parent]))
 			break;
 		e[i] = e[parent];
 		i = parent;
 	}
-	e[i] = (struct heap_entry){ key, task, version };
+	e[i] = in;
 	return 0;
 }
 
@@ -171,7 +183,7 @@ static inline void heap_sift_down(struct heap_entry *e, size_t n, struct heap_en
 {
 	size_t i = 0;
 
-	e[n] = (struct heap_entry){ UINT64_MAX, UINT32_MAX, 0 };
+	e[n] = (struct heap_entry){ .key = UINT64_MAX, .task = UINT32_MAX, .version = UINT32_MAX };
 	for (;;) {
 		size_t l = 2 * i + 1, c;
 

@@ -41,7 +41,8 @@ static size_t ref_min(const struct ref *r)
 
 	for (size_t i = 0; i < r->n; i++)
 		if (best == SIZE_MAX ||
-		    heap_before(r->e[i].key, r->e[i].task, r->e[best].key, r->e[best].task))
+		    r->e[i].key < r->e[best].key ||
+		    (r->e[i].key == r->e[best].key && r->e[i].task < r->e[best].task))
 			best = i;
 	return best;
 }
@@ -154,7 +155,7 @@ int main(void)
 
 		/* one entry: pop, and replace-top of a heap of one */
 		ok &= !rr_heap_push(&h, 10, 1, 1);
-		out = rr_heap_replace_top(&h, (struct heap_entry){ 20, 0, 2 });
+		out = rr_heap_replace_top(&h, (struct heap_entry){ .key = 20, .task = 0, .version = 2 });
 		ok &= out.key == 10 && out.task == 1 && h.n == 1;
 		out = rr_heap_pop(&h);
 		ok &= out.key == 20 && out.task == 0 && out.version == 2 && h.n == 0;
