@@ -2,6 +2,8 @@
 /*
  * Event formats kept at open and parsed on first use (format_defer.h).
  */
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,23 +29,42 @@ struct rr_format_defer {
 	int max_id;
 	uint8_t *seen;		/* per id: 1 a format of it was offered */
 	size_t seen_cap;
+	struct tep_handle *tep;	/* the handle its formats were offered for */
+	struct rr_format_defer *next_live;
 };
 
 static __thread struct rr_format_defer *armed;
+
+/* Every table, for tep_find_event_by_record() below to find by handle. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rr_format_defer *live;
 
 struct rr_format_defer *rr_format_defer_new(void)
 {
 	struct rr_format_defer *df = calloc(1, sizeof(*df));
 
-	if (df)
-		df->max_id = -1;
+	if (!df)
+		return NULL;
+	df->max_id = -1;
+	pthread_mutex_lock(&live_lock);
+	df->next_live = live;
+	live = df;
+	pthread_mutex_unlock(&live_lock);
 	return df;
 }
 
 void rr_format_defer_free(struct rr_format_defer *df)
 {
+	struct rr_format_defer **p;
+
 	if (!df)
 		return;
+	pthread_mutex_lock(&live_lock);
+	for (p = &live; *p && *p != df; p = &(*p)->next_live)
+		;
+	if (*p)
+		*p = df->next_live;
+	pthread_mutex_unlock(&live_lock);
 	for (size_t i = 0; i < df->n; i++) {
 		free(df->v[i].sys);
 		free(df->v[i].text);
@@ -132,6 +153,8 @@ int rr_format_defer_offer(struct tep_handle *tep, const char *buf, unsigned long
 
 	if (!df)
 		return 0;
+	if (!df->tep)
+		df->tep = tep;
 	id = format_id(buf, size);
 	if (id < 0)
 		return 0;
@@ -212,4 +235,38 @@ size_t rr_format_defer_kept(const struct rr_format_defer *df)
 size_t rr_format_defer_parsed(const struct rr_format_defer *df)
 {
 	return df ? df->parsed : 0;
+}
+
+/*
+ * libtracecmd looks a record's event up with tep_find_event_by_record()
+ * before it hands a record that follows lost events to anyone (and fails
+ * the whole iteration when that finds nothing), so a format kept for later
+ * must be there by then too: this program's definition comes first in
+ * symbol lookup, calls libtraceevent's own, and when that finds nothing
+ * parses the format the table of that handle kept, if any. Only the thread
+ * that iterates the handle looks events up in it.
+ */
+typedef struct tep_event *(*find_by_record_fn)(struct tep_handle *, struct tep_record *);
+
+struct tep_event *tep_find_event_by_record(struct tep_handle *tep, struct tep_record *record)
+{
+	static find_by_record_fn real;
+	find_by_record_fn fn = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+	struct rr_format_defer *df;
+	struct tep_event *e;
+
+	if (!fn) {
+		fn = (find_by_record_fn)dlsym(RTLD_NEXT, "tep_find_event_by_record");
+		if (!fn)
+			return NULL;
+		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
+	}
+	e = fn(tep, record);
+	if (e || !tep || !record)
+		return e;
+	pthread_mutex_lock(&live_lock);
+	for (df = live; df && df->tep != tep; df = df->next_live)
+		;
+	pthread_mutex_unlock(&live_lock);
+	return df ? rr_format_defer_parse(df, tep, tep_data_type(tep, record)) : NULL;
 }

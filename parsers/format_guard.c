@@ -68,9 +68,23 @@ static void refuse(const char *buf, unsigned long size, const char *sys, const c
 		 (int)(field_len > 40 ? 40 : field_len), field);
 }
 
-/* libtraceevent's tokenizer state is static: one parse at a time. */
-static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * libtraceevent's tokenizer state is static: one parse at a time. Recursive,
+ * because a reading thread that opens the file again holds it for the whole
+ * open (rr_libtraceevent_hold()) while libtracecmd parses formats inside.
+ */
+static pthread_mutex_t parse_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static unsigned long nr_parsed;		/* under parse_lock */
+
+void rr_libtraceevent_hold(void)
+{
+	pthread_mutex_lock(&parse_lock);
+}
+
+void rr_libtraceevent_release(void)
+{
+	pthread_mutex_unlock(&parse_lock);
+}
 
 unsigned long rr_format_parse_count(void)
 {

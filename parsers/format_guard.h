@@ -33,6 +33,16 @@ const char *rr_format_guard_refusal(void);
 enum tep_errno rr_format_parse(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys);
 
+/*
+ * Holds off every other thread's rr_format_parse() (the lock is recursive,
+ * so the holder's own parses go through): for the whole of an open on a
+ * reading thread while the other reading threads parse, because
+ * tracecmd_open_head() also runs the tokenizer outside tep_parse_event(),
+ * in tep_parse_header_page().
+ */
+void rr_libtraceevent_hold(void);
+void rr_libtraceevent_release(void);
+
 /* Formats handed to libtraceevent's parser so far, by any thread (for the tests). */
 unsigned long rr_format_parse_count(void);
 

@@ -112,8 +112,8 @@ static int open_top(const char *path, struct tracecmd_input **out,
  * one's buffer name (@names[0] is the top buffer's, ""), and the event
  * formats their libtraceevent handle (shared by all) has yet to parse.
  */
-static int open_handles(const char *path, int warn, struct tracecmd_input ***out,
-			const char ***names_out, int *nr, struct rr_format_defer **formats)
+int rr_tracedat_open_handles(const char *path, int warn, struct tracecmd_input ***out,
+			     const char ***names_out, int *nr, struct rr_format_defer **formats)
 {
 	struct tracecmd_input *top, **handles;
 	const char **names;
@@ -156,7 +156,7 @@ static int open_handles(const char *path, int warn, struct tracecmd_input ***out
 	return 0;
 }
 
-static void close_handles(struct tracecmd_input **handles, int nr)
+void rr_tracedat_close_handles(struct tracecmd_input **handles, int nr)
 {
 	/* Instances first: they borrow the top handle's file. */
 	for (int i = nr - 1; i >= 0; i--)
@@ -193,10 +193,13 @@ static int open_error(const char *path, int ret)
 }
 
 /* A source over @handles: the given handle and cpus, or all of them merged. */
-static int source_setup(struct tracedat_source *s, const char *path, uint32_t page_size,
+static int source_setup(struct tracedat_source *s, const char *path,
+			const struct rr_section_map *map, int nr_sources,
 			struct tracecmd_input **handles, int nr, struct rr_format_defer *formats,
 			struct rr_source_plan *plan)
 {
+	int ret;
+
 	s->formats = formats;
 	s->handles = handles;
 	s->nr_handles = nr;
@@ -210,8 +213,11 @@ static int source_setup(struct tracedat_source *s, const char *path, uint32_t pa
 	s->swap = tep_is_file_bigendian(s->tep) != tep_is_local_bigendian(s->tep);
 	s->nr_cpus = tep_get_cpus(s->tep) > 0 ? tep_get_cpus(s->tep) : 1;
 	/* without it (no page size) pages simply stay mapped */
-	rr_release_init(&s->release, path, page_size);
-	return rr_source_init(s);
+	rr_release_init(&s->release, path, map->page_size);
+	s->path = path;
+	s->reopen_bytes = rr_tracedat_reopen_bytes(map->compression, nr_sources);
+	ret = rr_source_init(s);
+	return ret ? ret : rr_source_reopen_init(s);
 }
 
 /*
@@ -234,7 +240,7 @@ static int setup_sources(struct tracedat_reader *r, const char *path,
 	}
 	if (!n) {
 		r->nr_src = 1;
-		return source_setup(&r->src[0], path, map->page_size, handles, nr, formats, NULL);
+		return source_setup(&r->src[0], path, map, 1, handles, nr, formats, NULL);
 	}
 	for (int i = 0; i < n; i++) {
 		struct tracecmd_input **h = handles;
@@ -243,17 +249,17 @@ static int setup_sources(struct tracedat_reader *r, const char *path,
 		int hnr = nr, ret = 0;
 
 		/* the same file, opened again: the same buffers in the same order */
-		if (i && (ret = open_handles(path, 0, &h, &hn, &hnr, &df)) == 0) {
+		if (i && (ret = rr_tracedat_open_handles(path, 0, &h, &hn, &hnr, &df)) == 0) {
 			free(hn);
 			if (hnr != nr) {
-				close_handles(h, hnr);
+				rr_tracedat_close_handles(h, hnr);
 				rr_format_defer_free(df);
 				ret = -ESTALE;
 			}
 		}
 		if (!ret) {
 			r->nr_src = i + 1;
-			ret = source_setup(&r->src[i], path, map->page_size, h, hnr, df, &plan[i]);
+			ret = source_setup(&r->src[i], path, map, n, h, hnr, df, &plan[i]);
 		}
 		if (ret) {
 			for (int j = i; j < n; j++)
@@ -267,11 +273,14 @@ static int setup_sources(struct tracedat_reader *r, const char *path,
 
 static void release_sources(struct tracedat_reader *r)
 {
+	/*
+	 * Every source owns the handles it holds now: the first one took the
+	 * caller's, and a source that opened the file again (tracedat_reopen.c)
+	 * has closed the ones it started with.
+	 */
 	for (int i = 0; i < r->nr_src; i++) {
 		rr_source_release(&r->src[i]);
-		/* the first source's handles are the caller's */
-		if (i)
-			close_handles(r->src[i].handles, r->src[i].nr_handles);
+		rr_tracedat_close_handles(r->src[i].handles, r->src[i].nr_handles);
 	}
 	free(r->src);
 	r->src = NULL;
@@ -314,7 +323,8 @@ static int run_threads(struct tracedat_reader *r)
 
 /*
  * Reads the events of @path into @t with up to @want reading threads
- * (@warn: say which buffer instances cannot be opened). Returns 0; an open_handles() error with *@opened 0; or, once opened,
+ * (@warn: say which buffer instances cannot be opened). Returns 0; an
+ * rr_tracedat_open_handles() error with *@opened 0; or, once opened,
  * -ENOMEM, -EAGAIN (no thread), -ESTALE (a second open failed) or -EIO
  * (libtracecmd stopped with an error). *@nr_src: the sources it used.
  */
@@ -329,7 +339,7 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 
 	*opened = 0;
 	*nr_src = 0;
-	ret = open_handles(path, warn, &handles, &names, &nr, &formats);
+	ret = rr_tracedat_open_handles(path, warn, &handles, &names, &nr, &formats);
 	if (ret)
 		return ret;
 	*opened = 1;
@@ -344,8 +354,10 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 	if (!ret)
 		ret = setup_sources(&r, path, map, handles, names, nr, formats, want);
 	/* the first source took them, unless it was never set up */
-	if (!r.nr_src)
+	if (!r.nr_src) {
 		rr_format_defer_free(formats);
+		rr_tracedat_close_handles(handles, nr);
+	}
 	*nr_src = r.nr_src;
 	for (int i = 0; !ret && i < r.nr_src; i++)
 		if (r.src[i].max_id > r.max_id)
@@ -363,7 +375,6 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 	release_sources(&r);
 	free(r.names);
 	free(names);
-	close_handles(handles, nr);
 	return ret;
 }
 

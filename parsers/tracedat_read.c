@@ -67,6 +67,7 @@ void rr_source_release(struct tracedat_source *s)
 	if (s->types)
 		rr_rq_destroy(&s->queue);
 	rr_release_fini(&s->release);
+	rr_source_reopen_release(s);
 	free(s->types);
 	free(s->pids);
 	rr_format_defer_free(s->formats);
@@ -259,38 +260,80 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 }
 
 /*
- * Events lost before @rec on its cpu. The notice is keyed like the record
- * it precedes: its own buffer's cpu (tracecmd_iterate_events_multi would
- * pass its running index over all buffers' cpus, which for an instance is
- * not the cpu its events carry).
+ * Events lost before @rec on its cpu, as the page it opens says (missed
+ * events < 0: only "some were lost"). The notice is keyed like the record
+ * it precedes: its own buffer's cpu. This is read here rather than through
+ * tracecmd_follow_missed_events(): libtracecmd looks the record's event
+ * format up in the handle's libtraceevent handle before it calls a missed
+ * follower, and fails the whole iteration when the format is not there
+ * yet, which it is not for the first record of a type whose format is
+ * parsed on first use (format_defer.h), nor in a handle opened again
+ * (tracedat_reopen.c).
  */
-static int on_missed(struct tracecmd_input *handle, struct tep_event *event,
-		     struct tep_record *rec, int cpu, void *data)
+static int queue_lost(struct tracedat_source *s, int h, const struct tep_record *rec)
 {
-	struct tracedat_source *s = data;
-	struct rr_item *it = queue_item(s, ITEM_LOST, 0, handle_index(s, handle), rec);
+	struct rr_item *it = queue_item(s, ITEM_LOST, 0, h, rec);
 
-	(void)event;
-	(void)cpu;
 	if (!it)
 		return -1;
-	/* missed_events < 0: the page only says "some were lost" */
 	it->lost = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
 	return 0;
+}
+
+/*
+ * on_record, and where each stream got to for a reopen (tracedat_reopen.c):
+ * once the source has delivered its budget since the last open, the
+ * iteration stops right after this record.
+ */
+static int on_record_resumable(struct tracecmd_input *handle, struct tep_record *rec, int cpu,
+			       void *data)
+{
+	struct tracedat_source *s = data;
+	int ret;
+
+	if (rec->missed_events && queue_lost(s, handle_index(s, handle), rec))
+		return -1;
+	ret = on_record(handle, rec, cpu, data);
+	if (ret < 0 || !s->reopen_bytes)
+		return ret;
+	if (rec->cpu < 0 || rec->cpu >= s->resume_cpus) {
+		s->reopen_bytes = 0;	/* its place could not be kept */
+		return ret;
+	}
+	s->resume[(size_t)handle_index(s, handle) * (size_t)s->resume_cpus + (size_t)rec->cpu] =
+		rec->offset + 1;
+	s->since_open += rec->record_size > 0 ? (uint64_t)rec->record_size : (uint64_t)rec->size;
+	if (s->since_open < s->reopen_bytes)
+		return ret;
+	s->reopen_wanted = 1;
+	return -1;
+}
+
+static int iterate(struct tracedat_source *s)
+{
+	if (s->handle < 0)
+		return tracecmd_iterate_events_multi(s->handles, s->nr_handles,
+						     on_record_resumable, s);
+	return tracecmd_iterate_events(s->handles[s->handle], s->cpus, (int)s->cpus_size,
+				       on_record_resumable, s);
 }
 
 void *rr_source_run(void *arg)
 {
 	struct tracedat_source *s = arg;
 
-	for (int i = 0; i < s->nr_handles; i++)
-		tracecmd_follow_missed_events(s->handles[i], on_missed, s);
-	if (s->handle < 0)
-		s->iterate_ret = tracecmd_iterate_events_multi(s->handles, s->nr_handles,
-							       on_record, s);
-	else
-		s->iterate_ret = tracecmd_iterate_events(s->handles[s->handle], s->cpus,
-							 (int)s->cpus_size, on_record, s);
+	for (;;) {
+		s->iterate_ret = iterate(s);
+		if (!s->reopen_wanted)
+			break;
+		s->reopen_wanted = 0;
+		s->iterate_ret = 0;
+		/*
+		 * Fresh handles from where these stopped; when that cannot be
+		 * done the old ones go on from the same place.
+		 */
+		rr_source_reopen(s);
+	}
 	rr_rq_close(&s->queue);
 	return NULL;
 }

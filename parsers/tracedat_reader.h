@@ -94,6 +94,13 @@ struct tracedat_source {
 	struct rr_format_defer *formats;	/* tep's formats not parsed yet (format_defer.h) */
 	int swap;		/* the file's byte order is not ours */
 	struct rr_rq queue;
+	const char *path;
+	/*
+	 * Decompressed bytes to read before opening the file again, which
+	 * gives back libtracecmd's decompressed chunks (tracedat_reopen.c);
+	 * 0: never.
+	 */
+	uint64_t reopen_bytes;
 
 	/* its reading thread */
 	struct type_info *types;
@@ -105,6 +112,15 @@ struct tracedat_source {
 	size_t pid_cap, nr_pids;
 	int read_error;		/* -ENOMEM: the queue could take no more */
 	int iterate_ret;	/* what libtracecmd's iteration returned */
+	/* reopening (tracedat_reopen.c) */
+	uint64_t *resume;	/* per handle and cpu: last record's offset + 1, 0: none yet */
+	int resume_cpus;	/* stride of resume: the most cpus of any handle */
+	uint64_t since_open;	/* record bytes delivered since the handles were opened */
+	int reopen_wanted;	/* the callback stopped the iteration to reopen */
+	int tep_held;		/* s->tep outlives the handles it came with */
+	struct rr_format_defer *reopen_formats;	/* the formats the current handles kept */
+	uint32_t reopens;	/* for the tests (RR_REOPEN_TRACE) */
+	int reopen_failed;	/* a reopen failed; the old handles went on */
 	pthread_t thread;
 	int started;
 
@@ -142,6 +158,24 @@ int rr_tracedat_plan(const struct rr_section_map *map, const char *const *names,
 		     int want, struct rr_source_plan *out);
 /* Reading threads wanted for a file of @bytes of event data. */
 int rr_tracedat_want_sources(uint64_t bytes);
+
+/* Opening (tracedat.c): the top handle and every instance, as the reader does. */
+int rr_tracedat_open_handles(const char *path, int warn, struct tracecmd_input ***out,
+			     const char ***names_out, int *nr, struct rr_format_defer **formats);
+void rr_tracedat_close_handles(struct tracecmd_input **handles, int nr);
+
+/*
+ * Reopening (tracedat_reopen.c). rr_tracedat_reopen_bytes: each of
+ * @nr_sources sources' budget for a file compressed as @compression (the
+ * pre-check's name), 0 when reopening does not pay. rr_source_reopen_init:
+ * before the thread starts; -ENOMEM. rr_source_reopen: on the reading
+ * thread once the iteration stopped; 0 when the source now iterates fresh
+ * handles from where it was, else the old ones go on (and no more reopens).
+ */
+uint64_t rr_tracedat_reopen_bytes(const char *compression, int nr_sources);
+int rr_source_reopen_init(struct tracedat_source *s);
+int rr_source_reopen(struct tracedat_source *s);
+void rr_source_reopen_release(struct tracedat_source *s);
 
 /* Reading side (tracedat_read.c). */
 int rr_source_init(struct tracedat_source *s);

@@ -143,9 +143,10 @@ for path, n, rb_s, rb_kib, rs_s, rs_kib, kept in real_rows:
                                   met(ratio >= 0.90)))
     print("   %-58s %8.1f  %s" % ("peak RSS MiB <= 64 B x %s + 64 MiB = %.1f MiB" % (kept, lim),
                                   mib, met(mib <= lim)))
-    print("   (the bare loop alone peaks at %.1f MiB: libtracecmd's own buffers, with the "
-          "decompressed chunks of a compressed file; stats adds %.1f MiB = %.1f B per kept event)"
-          % (bare_mib, mib - bare_mib, (mib - bare_mib) * 1048576 / max(int(kept), 1)))
+    print("   (the bare loop alone peaks at %.1f MiB: libtracecmd's own buffers, with every "
+          "decompressed chunk of a compressed file, which libtracecmd 1.3 frees only at close; "
+          "stats, which reopens a compressed file every RR_REOPEN_BYTES to give them back, "
+          "peaks %+.1f MiB from it)" % (bare_mib, mib - bare_mib))
 
 ingest, curves, replay = {}, {}, []
 for line in open(out):

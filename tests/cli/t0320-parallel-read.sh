@@ -15,7 +15,10 @@
 # The same inputs read with every event format parsed at open
 # (RR_EAGER_FORMATS=1, libtracecmd's own way) must equal the default,
 # which parses a format only when its first record needs it
-# (parsers/format_defer.c).
+# (parsers/format_defer.c). Compressed inputs (the bundled traces and v7
+# zstd copies of the generated ones) read while the reader opens the file
+# again every few records (RR_REOPEN_BYTES, parsers/tracedat_reopen.c)
+# must give the result of reading them without reopening.
 set -u
 . "$(dirname "$0")/../lib.sh"
 RR_GEN=${RR_GEN:-$TOP/${O:-build}/rr-gen}
@@ -48,6 +51,32 @@ if [ -x "$RR_GEN" ]; then
 	fi
 else
 	skip "generated traces read in parallel" "no rr-gen at $RR_GEN"
+fi
+# v7 zstd copies of the generated traces (rr-gen writes v6): lost events
+# in compressed files, where the reader opens the file again as it goes
+# (parsers/tracedat_reopen.c)
+compressed=("$TOP"/traces/*.dat)
+declare -A budgets	# reopen budgets per compressed input (below)
+for f in "${compressed[@]}"; do budgets[$f]="1M 4M"; done
+if command -v trace-cmd >/dev/null 2>&1; then
+	for g in "$tmp"/*.dat; do
+		z=${g%.dat}-zstd.dat
+		if trace-cmd convert -i "$g" -o "$z" --file-version 7 --compression zstd \
+			>/dev/null 2>&1; then
+			inputs+=("$z")
+			compressed+=("$z")
+			# the scale trace is 4 MB; the scenarios a few pages
+			if [ "$(stat -c %s "$g")" -gt 1000000 ]; then
+				budgets[$z]="256k 1M"
+			else
+				budgets[$z]="2k 64k"
+			fi
+		else
+			not_ok "trace-cmd convert $(basename "$g") to v7 zstd" "failed"
+		fi
+	done
+else
+	skip "compressed copies of the generated traces" "no trace-cmd"
 fi
 # damaged copies of a bundled trace: truncated, and bytes flipped in the data
 python3 - "$tmp" "$TOP/traces/counters-writer.dat" <<'PY'
@@ -90,6 +119,40 @@ for f in "${inputs[@]}"; do
 	RR_EAGER_FORMATS=1 run 2 "$f" "$tmp/par"
 	same "$name: formats parsed on first use give the result of parsing all at open"
 done
+
+# Reopening a compressed file to give back libtracecmd's decompressed
+# chunks (RR_REOPEN_BYTES: the budget of all sources together; a tiny one
+# reopens every few records) must not change what is read: each stream
+# goes on from just after its last record, lost-event notices included.
+# A reopen costs an open (tens of ms), so the budgets scale with the file:
+# the generated traces (a few pages) reopen every few records, the bundled
+# ones a few dozen times.
+for f in "${compressed[@]}"; do
+	name=${f#"$TOP"/}
+	run 1 "$f" "$tmp/one"
+	for n in 1 2; do
+		for budget in ${budgets[$f]}; do
+			RR_REOPEN_BYTES=$budget run $n "$f" "$tmp/par"
+			same "$name: $n reading threads reopening every $budget give the result of none"
+		done
+	done
+	budget=${budgets[$f]%% *}
+	reopens=$(RR_REOPEN_TRACE=1 RR_REOPEN_BYTES=$budget RR_READ_THREADS=1 "$RR_BIN" stats -q \
+		"$f" 2>&1 >/dev/null | sed -n 's/^reopen: \([0-9]*\) reopens.*/\1/p')
+	if [ "${reopens:-0}" -ge 1 ]; then
+		ok "$name: reopened $reopens times with a $budget budget"
+	else
+		not_ok "$name: reopened with a $budget budget" "reopens: ${reopens:-none}"
+	fi
+done
+if [ -d "$SHARED/traces" ]; then
+	f=$SHARED/traces/slow-writeback.dat	# 2.2 million records, about 20 reopens
+	if [ -e "$f" ]; then
+		run 1 "$f" "$tmp/one"
+		RR_REOPEN_BYTES=8M run 2 "$f" "$tmp/par"
+		same "shared slow-writeback: 2 reading threads reopening every 8M give the result of none"
+	fi
+fi
 
 # The plan did split: one more thread per extra source (clone counts).
 if command -v strace >/dev/null 2>&1; then
