@@ -260,22 +260,26 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 }
 
 /*
- * Events lost before @rec on its cpu, as the page it opens says (missed
- * events < 0: only "some were lost"). The notice is keyed like the record
- * it precedes: its own buffer's cpu. This is read here rather than through
- * tracecmd_follow_missed_events(): libtracecmd looks the record's event
- * format up in the handle's libtraceevent handle before it calls a missed
- * follower, and fails the whole iteration when the format is not there
- * yet, which it is not for the first record of a type whose format is
- * parsed on first use (format_defer.h), nor in a handle opened again
- * (tracedat_reopen.c).
+ * Events lost before @rec on its cpu (libtracecmd's missed-events follower).
+ * The notice is keyed like the record it precedes: its own buffer's cpu
+ * (tracecmd_iterate_events_multi would pass its running index over all
+ * buffers' cpus, which for an instance is not the cpu its events carry).
+ * libtracecmd first looks the record's event up in the handle's
+ * libtraceevent handle, and stops the whole iteration when that finds
+ * nothing; for a format kept for later, format_defer.c's
+ * tep_find_event_by_record() parses it then.
  */
-static int queue_lost(struct tracedat_source *s, int h, const struct tep_record *rec)
+static int on_missed(struct tracecmd_input *handle, struct tep_event *event,
+		     struct tep_record *rec, int cpu, void *data)
 {
-	struct rr_item *it = queue_item(s, ITEM_LOST, 0, h, rec);
+	struct tracedat_source *s = data;
+	struct rr_item *it = queue_item(s, ITEM_LOST, 0, handle_index(s, handle), rec);
 
+	(void)event;
+	(void)cpu;
 	if (!it)
 		return -1;
+	/* missed_events < 0: the page only says "some were lost" */
 	it->lost = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
 	return 0;
 }
@@ -289,11 +293,8 @@ static int on_record_resumable(struct tracecmd_input *handle, struct tep_record 
 			       void *data)
 {
 	struct tracedat_source *s = data;
-	int ret;
+	int ret = on_record(handle, rec, cpu, data);
 
-	if (rec->missed_events && queue_lost(s, handle_index(s, handle), rec))
-		return -1;
-	ret = on_record(handle, rec, cpu, data);
 	if (ret < 0 || !s->reopen_bytes)
 		return ret;
 	if (rec->cpu < 0 || rec->cpu >= s->resume_cpus) {
@@ -311,6 +312,12 @@ static int on_record_resumable(struct tracecmd_input *handle, struct tep_record 
 
 static int iterate(struct tracedat_source *s)
 {
+	/* once per handle: libtracecmd calls every follower it was given */
+	if (!s->followed) {
+		for (int i = 0; i < s->nr_handles; i++)
+			tracecmd_follow_missed_events(s->handles[i], on_missed, s);
+		s->followed = 1;
+	}
 	if (s->handle < 0)
 		return tracecmd_iterate_events_multi(s->handles, s->nr_handles,
 						     on_record_resumable, s);
@@ -332,7 +339,8 @@ void *rr_source_run(void *arg)
 		 * Fresh handles from where these stopped; when that cannot be
 		 * done the old ones go on from the same place.
 		 */
-		rr_source_reopen(s);
+		if (!rr_source_reopen(s))
+			s->followed = 0;
 	}
 	rr_rq_close(&s->queue);
 	return NULL;

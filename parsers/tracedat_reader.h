@@ -117,6 +117,7 @@ struct tracedat_source {
 	int resume_cpus;	/* stride of resume: the most cpus of any handle */
 	uint64_t since_open;	/* record bytes delivered since the handles were opened */
 	int reopen_wanted;	/* the callback stopped the iteration to reopen */
+	int followed;		/* the handles' lost-event followers are set */
 	int tep_held;		/* s->tep outlives the handles it came with */
 	struct rr_format_defer *reopen_formats;	/* the formats the current handles kept */
 	uint32_t reopens;	/* for the tests (RR_REOPEN_TRACE) */
