@@ -76,6 +76,18 @@ if "$RR_BIN" stats --json "$tmp/d.dat" >"$tmp/d.json" 2>"$tmp/err"; then
 else
 	not_ok "stats reads the recording" "$(cat "$tmp/err")"
 fi
+# The recording keeps its events in a buffer instance of a compressed v7
+# file: reopening it every 2 KiB (one handle per buffer to put back in
+# place, parsers/tracedat_reopen.c) must give the same report.
+RR_REOPEN_TRACE=1 RR_REOPEN_BYTES=2k "$RR_BIN" stats --json "$tmp/d.dat" >"$tmp/d-re.json" \
+	2>"$tmp/err-re"
+reopens=$(sed -n 's/^reopen: \([0-9]*\) reopens.*/\1/p' "$tmp/err-re" | head -n 1)
+if [ "${reopens:-0}" -ge 1 ] && cmp -s "$tmp/d.json" "$tmp/d-re.json"; then
+	ok "the recording reopened $reopens times gives the same report"
+else
+	not_ok "the recording reopened every 2 KiB gives the same report" \
+		"reopens ${reopens:-none}; $(diff "$tmp/d.json" "$tmp/d-re.json" | head -3)"
+fi
 
 # 2. a memcg v1 writer under a 64M limit
 if [ -w /sys/fs/cgroup/memory ] && [ -e /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
