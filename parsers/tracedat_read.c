@@ -294,6 +294,7 @@ static int on_record_resumable(struct tracecmd_input *handle, struct tep_record 
 {
 	struct tracedat_source *s = data;
 	int ret = on_record(handle, rec, cpu, data);
+	size_t k;
 
 	if (ret < 0 || !s->reopen_bytes)
 		return ret;
@@ -301,8 +302,9 @@ static int on_record_resumable(struct tracecmd_input *handle, struct tep_record 
 		s->reopen_bytes = 0;	/* its place could not be kept */
 		return ret;
 	}
-	s->resume[(size_t)handle_index(s, handle) * (size_t)s->resume_cpus + (size_t)rec->cpu] =
-		rec->offset + 1;
+	k = (size_t)handle_index(s, handle) * (size_t)s->resume_cpus + (size_t)rec->cpu;
+	s->resume[k] = rec->offset + 1;
+	s->resume_ts[k] = rec->ts;
 	s->since_open += rec->record_size > 0 ? (uint64_t)rec->record_size : (uint64_t)rec->size;
 	if (s->since_open < s->reopen_bytes)
 		return ret;

@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <event-parse.h>
 
 #include "decode.h"
@@ -114,6 +115,8 @@ struct tracedat_source {
 	int iterate_ret;	/* what libtracecmd's iteration returned */
 	/* reopening (tracedat_reopen.c) */
 	uint64_t *resume;	/* per handle and cpu: last record's offset + 1, 0: none yet */
+	uint64_t *resume_ts;	/* and its timestamp, to check the record found again */
+	struct stat opened;	/* the file as first opened: a reopen must find the same */
 	int resume_cpus;	/* stride of resume: the most cpus of any handle */
 	uint64_t since_open;	/* record bytes delivered since the handles were opened */
 	int reopen_wanted;	/* the callback stopped the iteration to reopen */

@@ -21,15 +21,17 @@
  * iteration picks the next record from each cpu's next record alone, and
  * those are the same. Event types, formats and comms keep coming from the
  * first open's libtraceevent handle, which the source holds a reference
- * to, so every pointer already queued stays valid. When anything about the
- * new handles does not match (another number of buffers, a record not
- * found again), they are closed and the old ones go on: the memory is
- * then not given back, but nothing read changes.
+ * to, so every pointer already queued stays valid. When anything does not
+ * match (the file's device, inode, size or mtime changed since the first
+ * open, another number of buffers, a record not found again at its offset
+ * with its timestamp), the new handles are closed and the old ones go on:
+ * the memory is then not given back, but nothing read changes.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <trace-cmd/trace-cmd.h>
 
 #include "format_defer.h"
@@ -90,7 +92,14 @@ int rr_source_reopen_init(struct tracedat_source *s)
 	 */
 	s->resume_cpus = s->nr_cpus > 0 ? s->nr_cpus : 1;
 	s->resume = calloc((size_t)s->nr_handles * (size_t)s->resume_cpus, sizeof(*s->resume));
-	return s->resume ? 0 : -ENOMEM;
+	s->resume_ts = calloc((size_t)s->nr_handles * (size_t)s->resume_cpus,
+			      sizeof(*s->resume_ts));
+	if (!s->resume || !s->resume_ts)
+		return -ENOMEM;
+	/* a file that cannot be told again is not reopened */
+	if (stat(s->path, &s->opened))
+		s->reopen_bytes = 0;
+	return 0;
 }
 
 void rr_source_reopen_release(struct tracedat_source *s)
@@ -102,7 +111,9 @@ void rr_source_reopen_release(struct tracedat_source *s)
 		fprintf(stderr, "reopen: %u reopens%s\n", s->reopens,
 			s->reopen_failed ? ", then one failed: the old handles went on" : "");
 	free(s->resume);
+	free(s->resume_ts);
 	s->resume = NULL;
+	s->resume_ts = NULL;
 	rr_format_defer_free(s->reopen_formats);
 	s->reopen_formats = NULL;
 	if (s->tep_held)
@@ -115,14 +126,16 @@ static int resume_streams(const struct tracedat_source *s, struct tracecmd_input
 {
 	for (int i = 0; i < s->nr_handles; i++) {
 		for (int cpu = 0; cpu < s->resume_cpus; cpu++) {
-			uint64_t at = s->resume[(size_t)i * (size_t)s->resume_cpus + (size_t)cpu];
+			size_t k = (size_t)i * (size_t)s->resume_cpus + (size_t)cpu;
+			uint64_t at = s->resume[k];
 			struct tep_record *rec;
 			int found;
 
 			if (!at)
 				continue;
 			rec = tracecmd_read_at(h[i], at - 1, NULL);
-			found = rec && rec->offset == at - 1 && rec->cpu == cpu;
+			found = rec && rec->offset == at - 1 && rec->cpu == cpu &&
+				rec->ts == s->resume_ts[k];
 			tracecmd_free_record(rec);
 			if (!found)
 				return -ESTALE;
@@ -138,6 +151,16 @@ int rr_source_reopen(struct tracedat_source *s)
 	const char **names = NULL;
 	int nr = 0, ret;
 
+	struct stat now;
+
+	/* the same file (replaced or rewritten: the old handles go on) */
+	if (stat(s->path, &now) || now.st_dev != s->opened.st_dev ||
+	    now.st_ino != s->opened.st_ino || now.st_size != s->opened.st_size ||
+	    now.st_mtim.tv_sec != s->opened.st_mtim.tv_sec ||
+	    now.st_mtim.tv_nsec != s->opened.st_mtim.tv_nsec) {
+		ret = -ESTALE;
+		goto keep_old;
+	}
 	/* libtracecmd's open runs libtraceevent's tokenizer, shared by all threads */
 	rr_libtraceevent_hold();
 	ret = rr_tracedat_open_handles(s->path, 0, &h, &names, &nr, &df);
