@@ -67,7 +67,7 @@ int rr_mem_populate(void *p, size_t bytes)
 #endif
 }
 
-int rr_parse_size(const char *s, uint64_t *bytes)
+int rr_parse_bytes(const char *s, uint64_t *bytes)
 {
 	static const struct { const char *suffix; double mult; } units[] = {
 		{ "", 1 }, { "k", 1024.0 }, { "K", 1024.0 }, { "M", 1048576.0 },
@@ -86,11 +86,22 @@ int rr_parse_size(const char *s, uint64_t *bytes)
 		if (strcmp(end, units[i].suffix))
 			continue;
 		v *= units[i].mult;
-		/* at least 1 MiB, and at most 2^60 bytes: beyond is a typo */
-		if (v < 1048576.0 || v > 1152921504606846976.0)
+		/* at most 2^60 bytes: beyond is a typo */
+		if (v > 1152921504606846976.0)
 			return -1;
 		*bytes = (uint64_t)v;
 		return 0;
 	}
 	return -1;
+}
+
+int rr_parse_size(const char *s, uint64_t *bytes)
+{
+	uint64_t v;
+
+	/* a memory limit below 1 MiB is a typo too */
+	if (rr_parse_bytes(s, &v) || v < 1048576)
+		return -1;
+	*bytes = v;
+	return 0;
 }

@@ -165,18 +165,16 @@ static struct rr_item *queue_item(struct tracedat_source *s, int kind, uint32_t 
 	return it;
 }
 
-static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+/* Types, decodes and queues @rec of handle @h (the dense index). */
+static int take_record(struct tracedat_source *s, int h, struct tep_record *rec)
 {
-	struct tracedat_source *s = data;
 	struct type_info *ti;
 	struct rr_item *it;
 	const char *comm = NULL;
-	int h = handle_index(s, handle);
 	uint32_t pid;
 	uint16_t type;
 	int id, fresh;
 
-	(void)cpu;
 	release_behind(s, h, rec);
 	/* what tep_data_type() reads, without its generic number reader */
 	if (s->type_offset >= 0 && s->type_offset + 2 <= rec->size) {
@@ -285,24 +283,26 @@ static int on_missed(struct tracecmd_input *handle, struct tep_event *event,
 }
 
 /*
- * on_record, and where each stream got to for a reopen (tracedat_reopen.c):
- * once the source has delivered its budget since the last open, the
- * iteration stops right after this record.
+ * libtracecmd's record callback: take_record(), then, when the file is to
+ * be reopened (tracedat_reopen.c), where each stream got to; once the
+ * source has delivered its budget since the last open, the iteration stops
+ * right after this record.
  */
-static int on_record_resumable(struct tracecmd_input *handle, struct tep_record *rec, int cpu,
-			       void *data)
+static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
 	struct tracedat_source *s = data;
-	int ret = on_record(handle, rec, cpu, data);
+	int h = handle_index(s, handle);
+	int ret = take_record(s, h, rec);
 	size_t k;
 
+	(void)cpu;
 	if (ret < 0 || !s->reopen_bytes)
 		return ret;
-	if (rec->cpu < 0 || rec->cpu >= s->resume_cpus) {
+	if (rec->cpu < 0 || rec->cpu >= s->nr_cpus) {
 		s->reopen_bytes = 0;	/* its place could not be kept */
 		return ret;
 	}
-	k = (size_t)handle_index(s, handle) * (size_t)s->resume_cpus + (size_t)rec->cpu;
+	k = (size_t)h * (size_t)s->nr_cpus + (size_t)rec->cpu;
 	s->resume[k] = rec->offset + 1;
 	s->resume_ts[k] = rec->ts;
 	s->since_open += rec->record_size > 0 ? (uint64_t)rec->record_size : (uint64_t)rec->size;
@@ -322,9 +322,9 @@ static int iterate(struct tracedat_source *s)
 	}
 	if (s->handle < 0)
 		return tracecmd_iterate_events_multi(s->handles, s->nr_handles,
-						     on_record_resumable, s);
+						     on_record, s);
 	return tracecmd_iterate_events(s->handles[s->handle], s->cpus, (int)s->cpus_size,
-				       on_record_resumable, s);
+				       on_record, s);
 }
 
 void *rr_source_run(void *arg)

@@ -114,10 +114,9 @@ struct tracedat_source {
 	int read_error;		/* -ENOMEM: the queue could take no more */
 	int iterate_ret;	/* what libtracecmd's iteration returned */
 	/* reopening (tracedat_reopen.c) */
-	uint64_t *resume;	/* per handle and cpu: last record's offset + 1, 0: none yet */
+	uint64_t *resume;	/* per handle, nr_cpus each: last record's offset + 1, 0: none */
 	uint64_t *resume_ts;	/* and its timestamp, to check the record found again */
 	struct stat opened;	/* the file as first opened: a reopen must find the same */
-	int resume_cpus;	/* stride of resume: the most cpus of any handle */
 	uint64_t since_open;	/* record bytes delivered since the handles were opened */
 	int reopen_wanted;	/* the callback stopped the iteration to reopen */
 	int followed;		/* the handles' lost-event followers are set */

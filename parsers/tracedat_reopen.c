@@ -37,6 +37,7 @@
 #include "format_defer.h"
 #include "format_guard.h"
 #include "tracedat_reader.h"
+#include "reclaim_replay/memlimit.h"
 
 /*
  * All sources together keep at most this much of libtracecmd's chunks. A
@@ -48,23 +49,13 @@
  */
 #define REOPEN_TOTAL_BYTES	(48ull << 20)
 
-/* RR_REOPEN_BYTES=N[k|M|G]: the total (tests); 0 never reopens. */
+/* RR_REOPEN_BYTES=SIZE (rr_parse_bytes: 2k, 48M): the total; 0 never reopens. */
 static uint64_t total_budget(void)
 {
 	const char *env = getenv("RR_REOPEN_BYTES");
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	if (!env || !*env)
-		return REOPEN_TOTAL_BYTES;
-	v = strtoull(env, &end, 10);
-	switch (*end) {
-	case 'k': v <<= 10; break;
-	case 'M': v <<= 20; break;
-	case 'G': v <<= 30; break;
-	default: break;
-	}
-	return v;
+	return env && !rr_parse_bytes(env, &v) ? v : REOPEN_TOTAL_BYTES;
 }
 
 uint64_t rr_tracedat_reopen_bytes(const char *compression, int nr_sources)
@@ -86,14 +77,12 @@ int rr_source_reopen_init(struct tracedat_source *s)
 	if (!s->reopen_bytes)
 		return 0;
 	/*
-	 * The file's cpu count (every handle shares the one tep); a record
-	 * of a cpu beyond it stops the reopening (tracedat_read.c), before
-	 * any reopen could lose its stream's place.
+	 * nr_cpus per handle: the file's cpu count (every handle shares the
+	 * one tep); a record of a cpu beyond it stops the reopening
+	 * (tracedat_read.c), before any reopen could lose its stream's place.
 	 */
-	s->resume_cpus = s->nr_cpus > 0 ? s->nr_cpus : 1;
-	s->resume = calloc((size_t)s->nr_handles * (size_t)s->resume_cpus, sizeof(*s->resume));
-	s->resume_ts = calloc((size_t)s->nr_handles * (size_t)s->resume_cpus,
-			      sizeof(*s->resume_ts));
+	s->resume = calloc((size_t)s->nr_handles * (size_t)s->nr_cpus, sizeof(*s->resume));
+	s->resume_ts = calloc((size_t)s->nr_handles * (size_t)s->nr_cpus, sizeof(*s->resume_ts));
 	if (!s->resume || !s->resume_ts)
 		return -ENOMEM;
 	/* a file that cannot be told again is not reopened */
@@ -125,8 +114,8 @@ void rr_source_reopen_release(struct tracedat_source *s)
 static int resume_streams(const struct tracedat_source *s, struct tracecmd_input **h)
 {
 	for (int i = 0; i < s->nr_handles; i++) {
-		for (int cpu = 0; cpu < s->resume_cpus; cpu++) {
-			size_t k = (size_t)i * (size_t)s->resume_cpus + (size_t)cpu;
+		for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+			size_t k = (size_t)i * (size_t)s->nr_cpus + (size_t)cpu;
 			uint64_t at = s->resume[k];
 			struct tep_record *rec;
 			int found;
@@ -149,9 +138,8 @@ int rr_source_reopen(struct tracedat_source *s)
 	struct tracecmd_input **h = NULL;
 	struct rr_format_defer *df = NULL;
 	const char **names = NULL;
-	int nr = 0, ret;
-
 	struct stat now;
+	int nr = 0, ret;
 
 	/* the same file (replaced or rewritten: the old handles go on) */
 	if (stat(s->path, &now) || now.st_dev != s->opened.st_dev ||

@@ -35,7 +35,9 @@ int rr_mem_exceeded(void);
  * they are written, as without the call.
  */
 int rr_mem_populate(void *p, size_t bytes);
-/* "64M", "1.5G", "100000" (bytes), "512k": 0 and *@bytes, or -1. */
+/* "64M", "1.5G", "100000" (bytes), "512k", "0": 0 and *@bytes, or -1. */
+int rr_parse_bytes(const char *s, uint64_t *bytes);
+/* The same, for a memory limit: at least 1 MiB. */
 int rr_parse_size(const char *s, uint64_t *bytes);
 
 #endif
