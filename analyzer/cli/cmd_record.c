@@ -27,6 +27,7 @@ struct record_opts {
 	unsigned period_ms;
 	const char *instance;
 	int ground_truth;
+	int sched;			/* --sched: also sched_wakeup, sched_switch */
 	char **argv;			/* command after --, or NULL */
 };
 
@@ -42,6 +43,7 @@ struct record_result {
 	uint64_t file_size;
 	uint64_t records, samples, trace_lost, trace_loss_marks;
 	json_t *missing;
+	int sched_events;		/* sched:* events recorded (--sched) */
 };
 
 static void record_usage(FILE *f)
@@ -58,6 +60,9 @@ static void record_usage(FILE *f)
 		"                        must not exist)\n"
 		"      --ground-truth    also write FILE.dat.ground-truth.json: /proc/vmstat and\n"
 		"                        PSI deltas over the same window\n"
+		"      --sched           also record sched:sched_wakeup and sched:sched_switch\n"
+		"                        (not modelled; they time each throttled task's wake\n"
+		"                        and its return to a CPU: docs/model.md)\n"
 		"      --strict          exit 3 when the ring buffer lost events\n"
 		"  -j, --json            summary as one JSON document on stdout\n"
 		"  -p, --pretty          indented JSON\n"
@@ -91,6 +96,7 @@ static int parse_args(int argc, char **argv, struct rr_cli *cli, struct record_o
 		{ "period-ms", required_argument, NULL, 2001 },
 		{ "instance", required_argument, NULL, 2002 },
 		{ "ground-truth", no_argument, NULL, 2003 },
+		{ "sched", no_argument, NULL, 2004 },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -137,6 +143,9 @@ static int parse_args(int argc, char **argv, struct rr_cli *cli, struct record_o
 			break;
 		case 2003:
 			o->ground_truth = 1;
+			break;
+		case 2004:
+			o->sched = 1;
 			break;
 		case 'h':
 			record_usage(stdout);
@@ -286,6 +295,7 @@ static void print_summary(struct rr_cli *cli, const struct record_opts *o,
 			"hz", r->si.hz, "hz_source", r->si.hz_source, "page_size", r->si.page_size,
 			"nodes", r->si.nr_nodes, "kernel", r->si.kernel));
 		json_object_set_new(doc, "missing_events", json_incref(r->missing));
+		json_object_set_new(doc, "sched_events", json_integer(r->sched_events));
 		if (r->have_status)
 			json_object_set_new(doc, "command_status", json_integer(
 				WIFEXITED(r->status) ? WEXITSTATUS(r->status)
@@ -327,7 +337,15 @@ static int record(struct rr_cli *cli, const struct record_opts *o)
 	ret = rr_rec_session_open(&s, name, o->buffer_kb, cli->quiet);
 	if (ret)
 		return ret;
+	if (o->sched) {
+		ret = rr_rec_enable_sched(&s, cli->quiet);
+		if (ret) {
+			rr_rec_session_close(&s);
+			return ret;
+		}
+	}
 	r.missing = rr_rec_missing_json(&s);
+	r.sched_events = s.sched_events;
 	if (rr_rec_stop)
 		goto out;	/* interrupted during setup: nothing recorded */
 

@@ -197,6 +197,33 @@ static int enable_events(struct rr_rec_session *s, int quiet)
 	return 0;
 }
 
+/*
+ * Scheduler events, on request: the model does not decode them (stats
+ * counts them as ignored, by name), but they time each throttled task's
+ * wake (sched_wakeup) and its return to a CPU (sched_switch), which is what
+ * separates a wake model's error from run-queue delay (docs/model.md).
+ */
+int rr_rec_enable_sched(struct rr_rec_session *s, int quiet)
+{
+	static const char *const names[] = { "sched_wakeup", "sched_switch" };
+	int enabled = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!tracefs_event_file_exists(s->inst, "sched", names[i], "enable")) {
+			if (!quiet)
+				rr_warn("this kernel has no sched:%s event: wake-to-run delays "
+					"cannot be measured", names[i]);
+			continue;
+		}
+		if (tracefs_event_file_write(s->inst, "sched", names[i], "enable", "1") < 0)
+			return rr_fail(RR_EXIT_FAILURE, "cannot enable sched:%s in instance '%s': %s",
+				       names[i], s->name, strerror(errno));
+		enabled++;
+	}
+	s->sched_events = enabled;
+	return 0;
+}
+
 json_t *rr_rec_missing_json(const struct rr_rec_session *s)
 {
 	json_t *a = json_array();

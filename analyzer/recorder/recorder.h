@@ -49,6 +49,7 @@ struct rr_rec_session {
 	int nr_events;
 	int nr_missing;			/* missing with no alternative */
 	int nr_cpus;
+	int sched_events;		/* sched:* events enabled by rr_rec_enable_sched */
 };
 
 /*
@@ -62,6 +63,8 @@ int rr_rec_session_open(struct rr_rec_session *s, const char *name, unsigned lon
 			int quiet);
 /* Tracing off, instance removed and freed. Safe to call twice. */
 void rr_rec_session_close(struct rr_rec_session *s);
+/* Also record sched:sched_wakeup and sched:sched_switch (those present). */
+int rr_rec_enable_sched(struct rr_rec_session *s, int quiet);
 int rr_rec_trace_on(struct rr_rec_session *s);
 int rr_rec_trace_off(struct rr_rec_session *s);
 /* The missing events as a JSON array of {event, cost}. */
