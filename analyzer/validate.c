@@ -111,7 +111,12 @@ static int check_fidelity(const struct rr_model *m, const struct rr_curves *c,
 			continue;
 		f = &v->fid[nid * RR_NR_REASONS + th->reason];
 		f->throttles++;
-		f->within += (pred > rec ? pred - rec : rec - pred) <= tol;
+		if ((pred > rec ? pred - rec : rec - pred) <= tol)
+			f->within++;
+		else if (pred < rec)
+			f->early++;
+		else
+			f->late++;
 		f->recorded_us += rec;
 		f->predicted_us += pred;
 	}

@@ -21,10 +21,11 @@ json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input 
 
 		if (!f->throttles)
 			continue;
-		json_array_append_new(fid, json_pack("{s:i,s:s,s:I,s:I,s:f,s:I,s:I,s:f}",
+		json_array_append_new(fid, json_pack("{s:i,s:s,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:f}",
 			"nid", f->nid, "reason", rr_reason_name(f->reason),
 			"throttles", I(f->throttles), "within_tolerance", I(f->within),
 			"within_tolerance_pct", pct(f->within, f->throttles),
+			"predicted_early", I(f->early), "predicted_late", I(f->late),
 			"recorded_us", I(f->recorded_us), "predicted_us", I(f->predicted_us),
 			"total_time_error_pct", f->recorded_us ? 100.0 *
 			((double)f->predicted_us - (double)f->recorded_us) / (double)f->recorded_us : 0.0));
@@ -60,16 +61,18 @@ void rr_validation_print(FILE *out, const struct rr_validation *v, const struct 
 	fprintf(out, "  identity (recorded replay = stats): %s\n", v->identity_error ?
 		v->identity_detail : "exact");
 	if (v->throttles) {
-		fprintf(out, "  %-6s %-12s %9s %10s %13s %13s %9s\n", "node", "reason", "throttles",
-			"within %", "recorded ms", "predicted ms", "error %");
+		fprintf(out, "  %-6s %-12s %9s %9s %8s %8s %12s %12s %9s\n", "node", "reason",
+			"throttles", "within %", "early %", "late %", "recorded ms", "predicted ms",
+			"error %");
 		for (int k = 0; k < v->nr_fid; k++) {
 			const struct rr_fidelity *f = &v->fid[k];
 
 			if (!f->throttles)
 				continue;
-			fprintf(out, "  %-6d %-12s %9llu %10.1f %13.1f %13.1f %+9.1f\n", f->nid,
-				rr_reason_name(f->reason), (unsigned long long)f->throttles,
-				pct(f->within, f->throttles), (double)f->recorded_us / 1000.0,
+			fprintf(out, "  %-6d %-12s %9llu %9.1f %8.1f %8.1f %12.1f %12.1f %+9.1f\n",
+				f->nid, rr_reason_name(f->reason), (unsigned long long)f->throttles,
+				pct(f->within, f->throttles), pct(f->early, f->throttles),
+				pct(f->late, f->throttles), (double)f->recorded_us / 1000.0,
 				(double)f->predicted_us / 1000.0, f->recorded_us ? 100.0 *
 				((double)f->predicted_us - (double)f->recorded_us) /
 				(double)f->recorded_us : 0.0);

@@ -16,6 +16,7 @@ struct rr_fidelity {
 	int reason;
 	uint64_t throttles;
 	uint64_t within;		/* predicted within max(1 jiffy, 10%) */
+	uint64_t early, late;		/* the others: predicted shorter / longer than recorded */
 	uint64_t recorded_us, predicted_us;
 };
 

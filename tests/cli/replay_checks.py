@@ -334,6 +334,15 @@ def cmd_summary(vjson, plain_last):
           "validate --json: summary has the form of the plain last line", f"summary {s!r}")
     check(s == plain_last, "validate --json: summary equals the plain output's last line",
           f"json {s!r} plain {plain_last!r}")
+    # each recorded throttle is within tolerance, predicted early or late: once
+    rows = [(r["input"], f) for r in doc.get("results", []) for f in r.get("fidelity", [])]
+    bad = [f"input {i} node {f['nid']} {f['reason']}: {f.get('within_tolerance')} + "
+           f"{f.get('predicted_early')} + {f.get('predicted_late')} != {f['throttles']}"
+           for i, f in rows
+           if f.get("within_tolerance", -1) + f.get("predicted_early", -1) +
+           f.get("predicted_late", -1) != f["throttles"]]
+    check(rows and not bad, f"validate --json: within + early + late = throttles "
+          f"in all {len(rows)} fidelity rows", "; ".join(bad) or "no fidelity rows")
 
 
 def cmd_manifests(vjson, manifests):
