@@ -337,13 +337,8 @@ static int record(struct rr_cli *cli, const struct record_opts *o)
 	ret = rr_rec_session_open(&s, name, o->buffer_kb, cli->quiet);
 	if (ret)
 		return ret;
-	if (o->sched) {
-		ret = rr_rec_enable_sched(&s, cli->quiet);
-		if (ret) {
-			rr_rec_session_close(&s);
-			return ret;
-		}
-	}
+	if (o->sched && (ret = rr_rec_enable_sched(&s, cli->quiet)))
+		goto out;
 	r.missing = rr_rec_missing_json(&s);
 	r.sched_events = s.sched_events;
 	if (rr_rec_stop)

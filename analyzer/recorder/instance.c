@@ -160,23 +160,32 @@ static int find_event(const struct rr_rec_session *s, const char *name)
 	return -1;
 }
 
+/* 1 enabled, 0 the kernel has no such event, else an RR_EXIT_* code (said). */
+static int enable_event(struct rr_rec_session *s, const char *system, const char *name)
+{
+	if (!tracefs_event_file_exists(s->inst, system, name, "enable"))
+		return 0;
+	/* The exact file, not tracefs_event_enable(): that takes a regex,
+	 * and "..._reclaim_begin" would match more than one event. */
+	if (tracefs_event_file_write(s->inst, system, name, "enable", "1") < 0)
+		return -rr_fail(RR_EXIT_FAILURE, "cannot enable %s:%s in instance '%s': %s",
+				system, name, s->name, strerror(errno));
+	return 1;
+}
+
 static int enable_events(struct rr_rec_session *s, int quiet)
 {
 	for (int i = 0; i < s->nr_events; i++) {
 		struct rr_rec_event *e = &s->events[i];
+		int ret;
 
 		if (!rr_event_desc_find(e->system, e->name))
 			rr_warn("internal: %s:%s is recorded but not in the event table", e->system,
 				e->name);
-		e->present = tracefs_event_file_exists(s->inst, e->system, e->name, "enable");
-		if (!e->present)
-			continue;
-		/* The exact file, not tracefs_event_enable(): that takes a regex,
-		 * and "..._reclaim_begin" would match more than one event. */
-		if (tracefs_event_file_write(s->inst, e->system, e->name, "enable", "1") < 0)
-			return rr_fail(RR_EXIT_FAILURE, "cannot enable %s:%s in instance '%s': %s",
-				       e->system, e->name, s->name, strerror(errno));
-		e->enabled = 1;
+		ret = enable_event(s, e->system, e->name);
+		if (ret < 0)
+			return -ret;
+		e->present = e->enabled = ret;
 	}
 	for (int i = 0; i < s->nr_events; i++) {
 		struct rr_rec_event *e = &s->events[i];
@@ -209,16 +218,14 @@ int rr_rec_enable_sched(struct rr_rec_session *s, int quiet)
 	int enabled = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!tracefs_event_file_exists(s->inst, "sched", names[i], "enable")) {
-			if (!quiet)
-				rr_warn("this kernel has no sched:%s event: wake-to-run delays "
-					"cannot be measured", names[i]);
-			continue;
-		}
-		if (tracefs_event_file_write(s->inst, "sched", names[i], "enable", "1") < 0)
-			return rr_fail(RR_EXIT_FAILURE, "cannot enable sched:%s in instance '%s': %s",
-				       names[i], s->name, strerror(errno));
-		enabled++;
+		int ret = enable_event(s, "sched", names[i]);
+
+		if (ret < 0)
+			return -ret;
+		if (!ret && !quiet)
+			rr_warn("this kernel has no sched:%s event: wake-to-run delays "
+				"cannot be measured", names[i]);
+		enabled += ret;
 	}
 	s->sched_events = enabled;
 	return 0;

@@ -104,6 +104,14 @@ if [ -e "$T/events/sched/sched_switch/enable" ] && [ -e "$T/events/sched/sched_w
 	if "$RR_BIN" stats --json "$tmp/s.dat" >"$tmp/s.json" 2>"$tmp/err"; then
 		sw=$(json_get "$tmp/s.json" 'd["inputs"][0]["ignored_events"].get("sched_switch", 0)')
 		check "--sched: stats counts $sw sched_switch as ignored (> 0)" test "$sw" -gt 0
+		# the same count from an independent reader
+		if command -v trace-cmd >/dev/null; then
+			tc=$(trace-cmd report "$tmp/s.dat" 2>/dev/null | grep -c ' sched_switch: ')
+			check "--sched: trace-cmd report has the same $sw sched_switch ($tc)" \
+				test "$tc" = "$sw"
+		else
+			skip "--sched: sched_switch count against trace-cmd report" "no trace-cmd"
+		fi
 	else
 		not_ok "stats reads the --sched recording" "$(cat "$tmp/err")"
 	fi
