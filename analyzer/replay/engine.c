@@ -165,25 +165,44 @@ static inline int entry_is_stale(const struct engine *g, const struct heap_entry
 }
 
 /*
- * The top of the heap wakes before @at: is there a live entry that does?
- * Stale entries found on top are dropped first, so that a task never
- * yields to one: otherwise whether it yielded (and so which of two tasks
- * due at the same time ran first) would depend on where the heap happened
- * to keep a stale entry that ties with a live one, i.e. on the heap's shape
- * rather than on the trace. Called only when the caller has seen the top
- * come first, which keeps the common path to one comparison.
+ * Does heap entry @e come before task @k's step at @at? Steps are taken in
+ * (time, task) order, whichever task happens to be running, so that the
+ * order of the steps that meet other tasks does not depend on how far a
+ * task ran ahead through steps that meet nobody (run_task()).
  */
-static int live_entry_before(struct engine *g, uint64_t at)
+static inline int entry_comes_first(const struct heap_entry *e, uint64_t at, uint32_t k)
+{
+	return e->key < at || (e->key == at && e->task < k);
+}
+
+/*
+ * The top of the heap comes before task @k's step at @at: is there a live
+ * entry that does? Stale entries found on top are dropped first, so that a
+ * task never yields to one: otherwise whether it yielded would depend on
+ * where the heap happened to keep a stale entry that ties with a live one,
+ * i.e. on the heap's shape rather than on the trace. Called only when the
+ * caller has seen the top come first, which keeps the common path to one
+ * comparison.
+ */
+static int live_entry_before(struct engine *g, uint64_t at, uint32_t k)
 {
 	do {
 		if (!entry_is_stale(g, &g->heap.e[0]))
 			return 1;
 		(void)rr_heap_pop(&g->heap);
-	} while (g->heap.n && g->heap.e[0].key < at);
+	} while (g->heap.n && entry_comes_first(&g->heap.e[0], at, k));
 	return 0;
 }
 
-/* Walk task @k's items until it sleeps or its next item lies after others'. */
+/*
+ * Walk task @k's items until it sleeps or its next decision lies after
+ * others' steps. Only a decision meets other tasks (the WRITEBACK waiters it
+ * counts, the queue it joins, the wakes it takes part in); episodes and
+ * batches change only the task's own state and sums whose order does not
+ * matter, so the task runs through them without yielding. Yielding before
+ * every item cost a heap operation and a cold resume per item, twice as
+ * many as there are decisions (docs/performance.md, eighth round).
+ */
 static int run_task(struct engine *g, uint32_t k)
 {
 	struct task_run *tr = &g->tasks[k];
@@ -196,7 +215,8 @@ static int run_task(struct engine *g, uint32_t k)
 			prefetch_item(g, it + PREFETCH_AHEAD);
 
 		/* yield to any task whose next step comes first */
-		if (g->heap.n && g->heap.e[0].key < at && live_entry_before(g, at)) {
+		if ((it->kind == RR_ITEM_DECISION || g->yield_each_item) && g->heap.n &&
+		    entry_comes_first(&g->heap.e[0], at, k) && live_entry_before(g, at, k)) {
 			prefetch_item(g, it);
 			g->yield = (struct heap_entry){ .key = at, .task = k, .version = tr->version };
 			g->yielded = 1;
@@ -262,6 +282,11 @@ static int engine_init(struct engine *g, const struct rr_model *m, const struct 
 	g->reads = rr_policy_reads(pol->ops);
 	g->out = out;
 	g->hz = c->hz;
+	{
+		const char *env = getenv("RR_REPLAY_YIELD_EACH_ITEM");
+
+		g->yield_each_item = env && !strcmp(env, "1");
+	}
 	g->dd = rr_curves_decisions(c);
 	if (!g->dd)
 		return -ENOMEM;

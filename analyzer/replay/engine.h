@@ -105,6 +105,9 @@ struct engine {
 	struct rr_replay_result *out;
 	uint32_t hz;
 	int pinned;		/* tasks resume at their recorded times */
+	/* RR_REPLAY_YIELD_EACH_ITEM=1: yield before every item, not only before
+	 * decisions (run_task()); the figures must not change (t0400) */
+	int yield_each_item;
 	const struct rr_replay_observer *obs;	/* timeline export, or NULL */
 	struct rr_curve_hints *hints;	/* per node: where the last lookups landed */
 	size_t inflight_hint;

@@ -64,6 +64,67 @@ for f in "${traces[@]}"; do
 		tap_check "$d/iso.out" "$CHK" isolated "$n" "$d/replay.json" "$d/stats.json"
 done
 
+# --- running ahead between decisions changes nothing ---------------------------
+# A task runs through its batches and episode edges without yielding to
+# others (engine.c, run_task()): they touch only its own state. Yielding
+# before every item (RR_REPLAY_YIELD_EACH_ITEM=1, the engine's old walk) must
+# give the same figures under every policy, the same validate report, and
+# the same timeline slices (in another order: only each task's own order is
+# promised). A batch whose outcome depended on other tasks' progress would
+# differ here.
+ahead_traces=("${traces[@]}")
+if [ -x "$RR_GEN" ]; then
+	mkdir -p "$tmp/ahead"
+	for scn in "$TOP"/tests/gen/scenarios/*.scn; do
+		g=$(basename "$scn" .scn)
+		if "$RR_GEN" -o "$tmp/ahead/$g.dat" "$scn" >"$tmp/ahead/$g.out" 2>&1; then
+			ahead_traces+=("$tmp/ahead/$g.dat")
+		else
+			not_ok "$g: rr-gen writes the trace" "$(head -c 300 "$tmp/ahead/$g.out")"
+		fi
+	done
+else
+	skip "run-ahead on generated traces" "no rr-gen at $RR_GEN"
+fi
+all_policies=(-P recorded -P none -P legacy-broken -P legacy-intended -P mainline-5.16rc
+	      -P mainline -P parametric --set writeback.timeout=5j --set isolated.timeout=1j)
+i=0
+for f in "${ahead_traces[@]}"; do
+	i=$((i + 1))
+	case $f in
+	"$SHARED"/*) n=shared/$(basename "$f" .dat) ;;
+	"$tmp"/*) n=gen/$(basename "$f" .dat) ;;
+	*) n=$(basename "$f" .dat) ;;
+	esac
+	d=$tmp/ahead$i
+	mkdir -p "$d"
+	# timelines of the generated traces only: a real one's export runs to
+	# 100 MB (isolated-noswap-a) and more
+	tl_ahead=() tl_each=() what="figures (7 policies) and validate"
+	case $n in
+	gen/*) tl_ahead=(--export-timeline "$d/ahead.tl") tl_each=(--export-timeline "$d/each.tl")
+	   what="figures (7 policies), validate and timeline" ;;
+	esac
+	run "$d/ahead.json" replay --json "${all_policies[@]}" "${tl_ahead[@]}" "$f" &&
+	RR_REPLAY_YIELD_EACH_ITEM=1 run "$d/each.json" replay --json "${all_policies[@]}" \
+		"${tl_each[@]}" "$f" &&
+	run "$d/ahead.val" validate --json "$f" &&
+	RR_REPLAY_YIELD_EACH_ITEM=1 run "$d/each.val" validate --json "$f" || continue
+	if ! cmp -s "$d/ahead.json" "$d/each.json"; then
+		not_ok "$n: replay figures with and without running ahead" \
+			"$(diff "$d/each.json" "$d/ahead.json" | head -c 400)"
+	elif ! cmp -s "$d/ahead.val" "$d/each.val"; then
+		not_ok "$n: validate report with and without running ahead" \
+			"$(diff "$d/each.val" "$d/ahead.val" | head -c 400)"
+	elif [ ${#tl_ahead[@]} -gt 0 ] && ! python3 -c 'import json,sys
+a, b = (sorted(json.dumps(e, sort_keys=True) for e in json.load(open(p))["traceEvents"]) for p in sys.argv[1:3])
+sys.exit(0 if a == b and a else 1)' "$d/ahead.tl" "$d/each.tl"; then
+		not_ok "$n: timeline slices with and without running ahead" "the sets differ, or are empty"
+	else
+		ok "$n: running ahead between decisions: same $what"
+	fi
+done
+
 # --- parametric: monotone in each timeout --------------------------------------
 # docs/model.md section 6: 2, 5, 25 and 125 jiffies, the other settings at
 # mainline's. Each key runs on traces that hold its throttles: the bundled
