@@ -69,18 +69,26 @@ done
 # others (engine.c, run_task()): they touch only its own state. Yielding
 # before every item (RR_REPLAY_YIELD_EACH_ITEM=1, the engine's old walk) must
 # give the same figures under every policy, the same validate report, and
-# the same timeline slices (in another order: only each task's own order is
-# promised). A batch whose outcome depended on other tasks' progress would
-# differ here.
+# on generated traces the same timeline slices (in another order: only each
+# task's own order is promised). A batch whose outcome depended on other
+# tasks' progress would differ here.
+# gen_into NAME SCN: rr-gen SCN into $tmp/gen/NAME.dat; 0 when written, else
+# a not ok line and 1
+gen_into() {
+	"$RR_GEN" -o "$tmp/gen/$1.dat" "$2" >"$tmp/gen/$1.out" 2>&1 && return 0
+	not_ok "$1: rr-gen writes the trace" "$(head -c 300 "$tmp/gen/$1.out")"
+	return 1
+}
+# every scenario, generated once: NAME:PATH (the monotone checks below reuse them)
+gen_traces=()
 ahead_traces=("${traces[@]}")
 if [ -x "$RR_GEN" ]; then
-	mkdir -p "$tmp/ahead"
+	mkdir -p "$tmp/gen"
 	for scn in "$TOP"/tests/gen/scenarios/*.scn; do
 		g=$(basename "$scn" .scn)
-		if "$RR_GEN" -o "$tmp/ahead/$g.dat" "$scn" >"$tmp/ahead/$g.out" 2>&1; then
-			ahead_traces+=("$tmp/ahead/$g.dat")
-		else
-			not_ok "$g: rr-gen writes the trace" "$(head -c 300 "$tmp/ahead/$g.out")"
+		if gen_into "$g" "$scn"; then
+			gen_traces+=("$g:$tmp/gen/$g.dat")
+			ahead_traces+=("$tmp/gen/$g.dat")
 		fi
 	done
 else
@@ -136,20 +144,14 @@ done
 # reclaim_throttle(NOPROGRESS) from, so the timeout matters.
 f=$TOP/traces/counters-writer.dat
 vals="2j 5j 25j 125j"
-mono_traces=("counters-writer:$f" "isolated-noswap-a:$TOP/traces/isolated-noswap-a.dat")
+mono_traces=("counters-writer:$f" "isolated-noswap-a:$TOP/traces/isolated-noswap-a.dat"
+	     "${gen_traces[@]}")
 if [ -x "$RR_GEN" ]; then
-	mkdir -p "$tmp/gen"
 	sed -e 's/at=41000 reason=NOPROGRESS/at=20000 reason=NOPROGRESS/' \
 	    -e 's/at=51000 reason=NOPROGRESS/at=30000 reason=NOPROGRESS/' \
 		"$TOP/tests/gen/scenarios/rc516.scn" >"$tmp/gen/np-inside.scn"
-	for scn in "$TOP"/tests/gen/scenarios/{rc516,numa4,legacy510}.scn "$tmp/gen/np-inside.scn"; do
-		g=$(basename "$scn" .scn)
-		if "$RR_GEN" -o "$tmp/gen/$g.dat" "$scn" >"$tmp/gen/$g.out" 2>&1; then
-			mono_traces+=("$g:$tmp/gen/$g.dat")
-		else
-			not_ok "$g: rr-gen writes the trace" "$(head -c 300 "$tmp/gen/$g.out")"
-		fi
-	done
+	gen_into np-inside "$tmp/gen/np-inside.scn" &&
+		mono_traces+=("np-inside:$tmp/gen/np-inside.dat")
 else
 	skip "monotone on generated traces" "no rr-gen at $RR_GEN"
 fi
