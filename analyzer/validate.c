@@ -346,6 +346,8 @@ int rr_validate(const struct rr_model *m, const char *manifest, struct rr_valida
 	if (!ret)
 		ret = check_fidelity(m, c, v);
 	if (!ret)
+		ret = rr_fidelity_limits(m, v);
+	if (!ret)
 		ret = check_properties(m, c, v);
 	if (!ret && manifest)
 		ret = check_truth(m, manifest, v);

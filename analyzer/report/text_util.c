@@ -44,39 +44,40 @@ void rr_print_input_header(FILE *out, const struct rr_input *in, int color)
 		fprintf(out, "none\n");
 }
 
+void rr_print_wrapped(FILE *out, const char *lead, int indent, int width, const char *s)
+{
+	int col = (int)strlen(lead);
+
+	fputs(lead, out);
+	/* Word-wrap with a hanging indent; a word longer than a line stays whole. */
+	while (*s) {
+		int len = (int)strcspn(s, " ");
+
+		if (col > indent && col + 1 + len > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", len, s);
+		col += len;
+		s += len;
+		while (*s == ' ')
+			s++;
+	}
+	fputc('\n', out);
+}
+
 void rr_warnings_print_width(FILE *out, const struct rr_warnings *w, int width)
 {
-	const int indent = 4;
-
 	if (width < 40)
 		width = 40;
 	if (!w->nr)
 		return;
 	fprintf(out, "\nwarnings:\n");
-	for (size_t i = 0; i < w->nr; i++) {
-		const char *s = w->msg[i];
-		int col = 3;
-
-		fputs("  -", out);
-		/* Word-wrap with a hanging indent; a word longer than a line stays whole. */
-		while (*s) {
-			int len = (int)strcspn(s, " ");
-
-			if (col > indent && col + 1 + len > width) {
-				fprintf(out, "\n%*s", indent, "");
-				col = indent;
-			} else {
-				fputc(' ', out);
-				col++;
-			}
-			fprintf(out, "%.*s", len, s);
-			col += len;
-			s += len;
-			while (*s == ' ')
-				s++;
-		}
-		fputc('\n', out);
-	}
+	for (size_t i = 0; i < w->nr; i++)
+		rr_print_wrapped(out, "  -", 4, width, w->msg[i]);
 }
 
 void rr_warnings_print(FILE *out, const struct rr_warnings *w)

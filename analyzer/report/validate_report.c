@@ -11,6 +11,88 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 100.0;
 }
 
+/*
+ * What a missed fidelity target comes from, and what recording would tell
+ * more: the same words in the table and in the JSON report.
+ */
+static const struct {
+	unsigned bit;
+	const char *cause;
+} limit_names[] = {
+	{ RR_LIMIT_CPU_WAIT, "cpu-wait" },
+	{ RR_LIMIT_NO_SAMPLES, "no-counter-samples" },
+};
+
+static void limit_advice(const struct rr_validation *v, unsigned bit, char *buf, size_t len)
+{
+	const struct rr_cpu_wait *w = &v->cpu_wait;
+
+	switch (bit) {
+	case RR_LIMIT_CPU_WAIT:
+		snprintf(buf, len, "tasks waited for a cpu past the 1-jiffy tolerance after %.1f%% "
+			 "of their timeouts; the model has no run queue, so its wakes come early; "
+			 "record sched_wakeup and sched_switch (reclaim-replay record --sched) to "
+			 "measure that wait", pct(w->over_jiffy, w->samples));
+		break;
+	case RR_LIMIT_NO_SAMPLES:
+		snprintf(buf, len, "WRITEBACK wakes follow written pages reconstructed from block "
+			 "completions; record counter samples (reclaim-replay record) to follow "
+			 "the kernel's own counters");
+		break;
+	default:
+		snprintf(buf, len, "unknown");
+	}
+}
+
+static json_t *limits_json(const struct rr_validation *v)
+{
+	json_t *a = json_array();
+	char advice[320];
+
+	for (size_t i = 0; i < sizeof(limit_names) / sizeof(limit_names[0]); i++) {
+		if (!(v->limits & limit_names[i].bit))
+			continue;
+		limit_advice(v, limit_names[i].bit, advice, sizeof(advice));
+		json_array_append_new(a, json_pack("{s:s,s:s}", "cause", limit_names[i].cause,
+						   "advice", advice));
+	}
+	return a;
+}
+
+/* Tables keep within 100 columns; so do these lines under them. */
+#define TEXT_WIDTH 100
+
+static void print_limits(FILE *out, const struct rr_validation *v)
+{
+	const struct rr_cpu_wait *w = &v->cpu_wait;
+	char text[320], lead[64];
+
+	if (w->samples)
+		snprintf(text, sizeof(text), "%llu timeouts right after the task's previous "
+			 "throttle resumed %.1f ms late (median; p90 %.1f ms), %.1f%% more than "
+			 "1 jiffy", (unsigned long long)w->samples, (double)w->p50_us / 1000.0,
+			 (double)w->p90_us / 1000.0, pct(w->over_jiffy, w->samples));
+	else
+		snprintf(text, sizeof(text), "not measurable (no timeout right after another "
+			 "throttle of its task)");
+	rr_print_wrapped(out, "  cpu wait:", 4, TEXT_WIDTH, text);
+	if (!v->targets_missed)
+		return;
+	fprintf(out, "  fidelity targets (>= %.0f%% within, <= %.0f%% error) missed for %u "
+		"node/reason pair%s; limited by:\n", RR_FIDELITY_WITHIN_TARGET_PCT,
+		RR_FIDELITY_ERROR_TARGET_PCT, v->targets_missed, v->targets_missed == 1 ? "" : "s");
+	for (size_t i = 0; i < sizeof(limit_names) / sizeof(limit_names[0]); i++) {
+		if (!(v->limits & limit_names[i].bit))
+			continue;
+		limit_advice(v, limit_names[i].bit, text, sizeof(text));
+		snprintf(lead, sizeof(lead), "    - %s:", limit_names[i].cause);
+		rr_print_wrapped(out, lead, 6, TEXT_WIDTH, text);
+	}
+	if (!v->limits)
+		rr_print_wrapped(out, "    -", 6, TEXT_WIDTH, "no known cause measured on this "
+				 "trace (docs/model.md, \"What limits the accuracy\")");
+}
+
 json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input *in)
 {
 	json_t *o = json_object(), *fid = json_array(), *props = json_array();
@@ -38,6 +120,13 @@ json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input 
 	json_object_set_new(o, "fidelity", fid);
 	json_object_set_new(o, "within_tolerance_pct", json_real(pct(v->within, v->throttles)));
 	json_object_set_new(o, "worst_total_time_error_pct", json_real(100.0 * v->worst_total_error));
+	json_object_set_new(o, "fidelity_targets_missed", json_integer(v->targets_missed));
+	json_object_set_new(o, "cpu_wait", json_pack("{s:I,s:I,s:f,s:I,s:I}",
+		"samples", I(v->cpu_wait.samples), "over_jiffy", I(v->cpu_wait.over_jiffy),
+		"over_jiffy_pct", v->cpu_wait.samples ? pct(v->cpu_wait.over_jiffy,
+							      v->cpu_wait.samples) : 0.0,
+		"p50_us", I(v->cpu_wait.p50_us), "p90_us", I(v->cpu_wait.p90_us)));
+	json_object_set_new(o, "fidelity_limits", limits_json(v));
 	json_object_set_new(o, "properties", props);
 	json_object_set_new(o, "node_state", json_string(v->sampled ? "sampled" : "reconstructed"));
 	json_object_set_new(o, "hz", json_integer(v->hz));
@@ -77,6 +166,7 @@ void rr_validation_print(FILE *out, const struct rr_validation *v, const struct 
 				((double)f->predicted_us - (double)f->recorded_us) /
 				(double)f->recorded_us : 0.0);
 		}
+		print_limits(out, v);
 	} else {
 		fprintf(out, "  no recorded throttles: fidelity not measurable on this trace\n");
 	}

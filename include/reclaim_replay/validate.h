@@ -34,6 +34,28 @@ struct rr_ground_truth {
 	double scanned_trace, reclaimed_trace, stall_union_us;
 };
 
+/*
+ * How long tasks waited for a cpu, measured from the recording alone (no
+ * model): a throttle that timed out right after the same task's previous
+ * throttle resumed (the task only re-checked its condition in between)
+ * should resume one timeout after that resume; what it resumed later is
+ * cpu wait, the wait of the previous sleep's start included, less up to
+ * a jiffy of timer phase (docs/model.md, "What limits the accuracy").
+ */
+struct rr_cpu_wait {
+	uint64_t samples;	/* such back-to-back timed-out throttles */
+	uint64_t over_jiffy;	/* of them, resumed more than one jiffy late */
+	uint64_t p50_us, p90_us;	/* resumed late by (at least 0) */
+};
+
+/* struct rr_validation.limits: why a fidelity target was missed */
+#define RR_LIMIT_CPU_WAIT	0x1	/* cpu wait beyond the tolerance in >= 10 % */
+#define RR_LIMIT_NO_SAMPLES	0x2	/* WRITEBACK missed, written pages reconstructed */
+
+/* The targets of the design note, section 6, per node and reason. */
+#define RR_FIDELITY_WITHIN_TARGET_PCT	90.0
+#define RR_FIDELITY_ERROR_TARGET_PCT	10.0
+
 struct rr_validation {
 	uint64_t identity_error;	/* differing figures between recorded and stats */
 	char identity_detail[160];
@@ -41,6 +63,9 @@ struct rr_validation {
 	int nr_fid;
 	uint64_t within, throttles;	/* summed over nodes and reasons */
 	double worst_total_error;	/* largest |predicted - recorded| / recorded */
+	uint32_t targets_missed;	/* (node, reason) pairs short of a target */
+	struct rr_cpu_wait cpu_wait;
+	unsigned limits;		/* RR_LIMIT_*, only when targets_missed */
 	struct rr_property props[RR_NR_PROPERTIES];
 	struct rr_ground_truth truth;
 	int sampled;
@@ -50,6 +75,12 @@ struct rr_validation {
 
 /* Run every check on one input; @manifest may be NULL. 0 or -errno. */
 int rr_validate(const struct rr_model *m, const char *manifest, struct rr_validation *v);
+/*
+ * Fill v->targets_missed, v->cpu_wait and v->limits from the fidelity
+ * figures and the recording (after the fidelity check). 0 or -ENOMEM.
+ */
+int rr_fidelity_limits(const struct rr_model *m, struct rr_validation *v);
+
 void rr_validation_release(struct rr_validation *v);
 int rr_validation_passed(const struct rr_validation *v);
 

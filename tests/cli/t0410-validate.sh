@@ -210,6 +210,71 @@ else
 	done
 fi
 
+# --- cpu wait, against figures computed by hand ---------------------------------
+# One task, 30 rounds of seven ISOLATED throttles (timeout 20 ms): the first
+# follows its direct episode (not a throttle) and the fifth was woken early
+# (12 ms), so neither is measured. The others timed out right after the
+# previous throttle's resume and resumed late by, in us: 55000-30000-20000 =
+# 5000, 75500-55000-20000 = 500, 103000-75500-20000 = 7500,
+# 140000-118000-20000 = 2000 and 163000-140000-20000 = 3000. 150 samples:
+# 30 each of 500, 2000, 3000, 5000, 7500; nearest-rank p50 = the 75th =
+# 3000, p90 = the 135th = 7500; over one jiffy (4000 us at HZ 250): 60
+# (40.0 %). A last pair, after another episode, with a loss notice between
+# its two throttles is not measured (151 samples without that rule).
+# mainline predicts the early-woken one late (no isolation pass
+# wakes it): 30 of 212 outside the tolerance (85.8 % within), a target
+# missed, so the cpu-wait cause is listed.
+if [ -x "$RR_GEN" ]; then
+	cat >"$tmp/cpuwait.scn" <<'EOF'
+kernel 6.1
+hz 250
+nodes 1
+cpus 2
+task 3001 hog
+task 900 rr-sampler
+meta pid=900 cpu=1 at=100
+repeat 30 every 200000 {
+  direct pid=3001 cpu=0 nid=0 at=1000 end=5000 batches=1 lru=0 scanned=32 taken=32 reclaimed=0
+  throttle pid=3001 cpu=0 nid=0 at=30000 reason=ISOLATED timeout=20000 delayed=20000
+  throttle pid=3001 cpu=0 nid=0 at=55000 reason=ISOLATED timeout=20000 delayed=20000
+  throttle pid=3001 cpu=0 nid=0 at=75500 reason=ISOLATED timeout=20000 delayed=20000
+  throttle pid=3001 cpu=0 nid=0 at=103000 reason=ISOLATED timeout=20000 delayed=20000
+  throttle pid=3001 cpu=0 nid=0 at=118000 reason=ISOLATED timeout=20000 delayed=12000
+  throttle pid=3001 cpu=0 nid=0 at=140000 reason=ISOLATED timeout=20000 delayed=20000
+  throttle pid=3001 cpu=0 nid=0 at=163000 reason=ISOLATED timeout=20000 delayed=20000
+}
+direct pid=3001 cpu=0 nid=0 at=6050000 end=6060000 batches=1 lru=0 scanned=32 taken=32 reclaimed=0
+throttle pid=3001 cpu=0 nid=0 at=6100000 reason=ISOLATED timeout=20000 delayed=20000
+lost cpu=0 at=6110000 count=3
+throttle pid=3001 cpu=0 nid=0 at=6125000 reason=ISOLATED timeout=20000 delayed=20000
+EOF
+	if ! "$RR_GEN" -o "$tmp/cpuwait.dat" "$tmp/cpuwait.scn" >"$tmp/cpuwait.gen" 2>&1; then
+		not_ok "cpu wait: rr-gen writes the trace" "$(head -c 300 "$tmp/cpuwait.gen")"
+	elif run "validate --json cpuwait.dat" "$tmp/cpuwait.json" validate --json "$tmp/cpuwait.dat"; then
+		got=$(python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))["results"][0]
+w = r["cpu_wait"]
+print(w["samples"], w["over_jiffy"], "%.1f" % w["over_jiffy_pct"], w["p50_us"], w["p90_us"],
+      r["fidelity_targets_missed"], ",".join(l["cause"] for l in r["fidelity_limits"]))' \
+			"$tmp/cpuwait.json" 2>&1)
+		want="150 60 40.0 3000 7500 1 cpu-wait"
+		if [ "$got" = "$want" ]; then
+			ok "cpu wait on a generated trace: samples, over a jiffy, p50, p90, limit = $want"
+		else
+			not_ok "cpu wait on a generated trace = $want" "got: $got"
+		fi
+		# the table wraps its lines: compare with the words joined
+		"$RR_BIN" validate "$tmp/cpuwait.dat" 2>&1 | tr -s ' \n' ' ' >"$tmp/cpuwait.out"
+		if grep -qF "cpu wait: 150 timeouts right after the task's previous throttle resumed 3.0 ms late (median; p90 7.5 ms), 40.0% more than 1 jiffy" "$tmp/cpuwait.out" &&
+		   grep -qF 'missed for 1 node/reason pair; limited by: - cpu-wait: tasks waited for a cpu past the 1-jiffy tolerance after 40.0%' "$tmp/cpuwait.out"; then
+			ok "cpu wait on a generated trace: the table prints the same figures and the cause"
+		else
+			not_ok "cpu wait on a generated trace: the table prints the same figures" \
+				"$(grep -o 'cpu wait.*' "$tmp/cpuwait.out" | head -c 600)"
+		fi
+	fi
+fi
+
 t_end=$(date +%s.%N)
 echo "# t0410 took $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }') s"
 tap_done
