@@ -77,6 +77,20 @@ static int loss_between(const uint64_t *loss, size_t nr, uint64_t from, uint64_t
 	return lo < nr && loss[lo] <= to;
 }
 
+/* The recorded waits from sched_wakeup to resume; 0 of them without wakeups. */
+static size_t wakeup_waits(const struct rr_model *m, uint64_t *wait)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < m->nr_throttles; i++) {
+		const struct rr_throttle *th = &m->throttles[i];
+
+		if (th->reason < RR_REASON_LEGACY_CONGESTION_WAIT && th->woken)
+			wait[n++] = (th->end - th->woken) / 1000;
+	}
+	return n;
+}
+
 static int measure_cpu_wait(const struct rr_model *m, uint32_t hz, struct rr_cpu_wait *w)
 {
 	const struct rr_trace *t = m->trace;
@@ -90,7 +104,9 @@ static int measure_cpu_wait(const struct rr_model *m, uint32_t hz, struct rr_cpu
 		free(loss);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < m->nr_throttles; i++) {
+	n = wakeup_waits(m, late);
+	w->from_wakeups = n > 0;
+	for (uint32_t i = 0; i < m->nr_throttles && !w->from_wakeups; i++) {
 		const struct rr_throttle *th = &m->throttles[i];
 		const struct rr_event *prev;
 		uint32_t pos;
@@ -141,7 +157,8 @@ int rr_fidelity_limits(const struct rr_model *m, struct rr_validation *v)
 	ret = measure_cpu_wait(m, v->hz, &v->cpu_wait);
 	if (ret || !v->targets_missed)
 		return ret;
-	if (v->cpu_wait.samples >= CPU_WAIT_MIN_SAMPLES &&
+	/* with wakeups the model waits as recorded: not a limit then */
+	if (!v->cpu_wait.from_wakeups && v->cpu_wait.samples >= CPU_WAIT_MIN_SAMPLES &&
 	    v->cpu_wait.over_jiffy * 10 >= v->cpu_wait.samples)
 		v->limits |= RR_LIMIT_CPU_WAIT;
 	if (writeback_missed && !v->sampled)

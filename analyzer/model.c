@@ -20,8 +20,15 @@ struct task_state {
 	uint32_t kswapd;	/* open kswapd wake-to-sleep span */
 	uint32_t isolate;	/* pending lru_isolate event */
 	uint64_t prev_ts;
+	uint64_t woken;		/* its latest sched_wakeup (by another task) */
 	uint16_t prev_cpu;
 	uint8_t seen;
+};
+
+/* pid -> index in trace->tasks, sorted by pid, for sched_wakeup's woken pid */
+struct pid_task {
+	uint32_t pid;
+	uint32_t task;
 };
 
 struct builder {
@@ -30,6 +37,7 @@ struct builder {
 	struct task_state *ts;	/* per trace->tasks index */
 	uint64_t *loss_end;	/* per cpu: ts of the latest loss notice */
 	size_t cap_episodes, cap_batches, cap_throttles;
+	struct pid_task *pids;	/* built at the first sched_wakeup */
 };
 
 long rr_task_index(const struct rr_trace *t, uint32_t pid)
@@ -174,8 +182,55 @@ static int cut_by_loss(struct builder *b, struct task_state *s, const struct rr_
 	return 0;
 }
 
+static int cmp_pid_task(const void *a, const void *b)
+{
+	const struct pid_task *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static uint32_t task_of_pid(const struct builder *b, uint32_t pid)
+{
+	size_t lo = 0, hi = b->t->nr_tasks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->pids[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->t->nr_tasks && b->pids[lo].pid == pid ? b->pids[lo].task : RR_NO_TASK;
+}
+
+/*
+ * sched_wakeup: remember when the woken task was woken; its next throttle
+ * event (it runs again) takes it. The event stays the waker's: it is
+ * not the woken task's activity, and not the waker's reclaim either, so
+ * it changes neither task's episodes.
+ */
+static int note_wakeup(struct builder *b, const struct rr_event *ev)
+{
+	uint32_t k;
+
+	if (!b->pids) {
+		b->pids = malloc((b->t->nr_tasks ? b->t->nr_tasks : 1) * sizeof(*b->pids));
+		if (!b->pids)
+			return -ENOMEM;
+		for (size_t i = 0; i < b->t->nr_tasks; i++)
+			b->pids[i] = (struct pid_task){ b->t->tasks[i].pid, (uint32_t)i };
+		qsort(b->pids, b->t->nr_tasks, sizeof(*b->pids), cmp_pid_task);
+	}
+	k = task_of_pid(b, ev->v[RR_V_SW_PID]);
+	if (k != RR_NO_TASK)
+		b->ts[k].woken = ev->ts;
+	return 0;
+}
+
+/* @before: the task's previous event, 0 if this is its first */
 static int on_throttle(struct builder *b, struct task_state *s, const struct rr_task *task,
-		       const struct rr_event *ev, uint32_t i)
+		       const struct rr_event *ev, uint32_t i, uint64_t before)
 {
 	struct rr_model *m = b->m;
 	struct rr_throttle *th;
@@ -202,6 +257,9 @@ static int on_throttle(struct builder *b, struct task_state *s, const struct rr_
 	th->start = ev->ts > delayed_ns ? ev->ts - delayed_ns : 0;
 	th->task = ev->task;
 	th->event = i;
+	/* woken after the task last ran: the wake of this sleep */
+	if (s->woken > before && s->woken <= ev->ts)
+		th->woken = s->woken;
 	th->usec_timeout = ev->v[RR_V_THR_TIMEOUT];
 	th->usec_delayed = delayed;
 	th->nid = ev->nid;
@@ -273,8 +331,10 @@ static int step(struct builder *b, uint32_t i)
 	uint32_t ti;
 	struct task_state *s;
 	const struct rr_task *task;
-	uint64_t prev_ts;
+	uint64_t prev_ts, before;
 
+	if (ev->type == RR_EV_SCHED_WAKEUP)
+		return note_wakeup(b, ev);
 	if (ev->type == RR_EV_LOST) {
 		if (ev->cpu < b->m->nr_cpus)
 			b->loss_end[ev->cpu] = ev->ts;
@@ -307,6 +367,7 @@ static int step(struct builder *b, uint32_t i)
 		m->episodes[s->kswapd].nid = task->kswapd_nid != RR_NID_NONE ?
 			task->kswapd_nid : ev->nid;
 	}
+	before = s->seen ? s->prev_ts : 0;
 	prev_ts = s->seen ? s->prev_ts : ev->ts;
 	s->seen = 1;
 	s->prev_ts = ev->ts;
@@ -374,7 +435,7 @@ static int step(struct builder *b, uint32_t i)
 	case RR_EV_THROTTLED:
 	case RR_EV_CONGESTION_WAIT:
 	case RR_EV_WAIT_IFF_CONGESTED:
-		if (on_throttle(b, s, task, ev, i))
+		if (on_throttle(b, s, task, ev, i, before))
 			return -ENOMEM;
 		break;
 	default:
@@ -778,6 +839,7 @@ fail:
 	free(votes);
 	free(b.ts);
 	free(b.loss_end);
+	free(b.pids);
 	if (ret)
 		rr_model_free(m);
 	return ret;

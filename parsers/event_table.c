@@ -120,6 +120,9 @@ static const struct rr_event_desc table[] = {
 		 FCR("rwbs", RR_V_BLK_OP, RR_CONV_RWBS),
 		 /* "errors" before 4.x's rename */
 		 FX("error", NULL, "errors", 0, RR_V_BLK_ERRORS, RR_CONV_NUM, 0)) },
+	/* the woken task's pid: when it runs again is its next event */
+	{ "sched", "sched_wakeup", RR_EV_SCHED_WAKEUP,
+	  FIELDS(FR("pid", RR_V_SW_PID), F("target_cpu", RR_V_SW_TARGET_CPU)) },
 };
 
 const struct rr_event_desc *rr_event_desc_find(const char *system, const char *name)

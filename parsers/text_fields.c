@@ -333,6 +333,37 @@ static void single_value(const struct rr_event_desc *d, const char *p, const cha
 		set_value(d, out, d->fields[0].name, v);
 }
 
+/*
+ * sched_wakeup as trace-cmd's sched plugin prints it: "comm:pid [prio]
+ * CPU:nnn" (the comm may hold ':' and spaces, so the pid is the number
+ * right before the last " [").
+ */
+static void wakeup_values(const struct rr_event_desc *d, const char *p, const char *end,
+			  struct text_values *out)
+{
+	const char *lb = NULL, *colon, *cpu;
+	uint64_t v;
+
+	for (const char *q = p; q + 1 < end; q++)
+		if (q[0] == ' ' && q[1] == '[')
+			lb = q;
+	if (!lb)
+		return;
+	for (colon = lb; colon > p && colon[-1] != ':'; colon--)
+		;
+	if (colon > p && value_number(colon, (size_t)(lb - colon), &v))
+		set_value(d, out, "pid", v);
+	cpu = memmem(lb, (size_t)(end - lb), "CPU:", 4);
+	if (cpu) {
+		const char *c = cpu + 4, *e = c;
+
+		while (e < end && *e >= '0' && *e <= '9')
+			e++;
+		if (e > c && value_number(c, (size_t)(e - c), &v))
+			set_value(d, out, "target_cpu", v);
+	}
+}
+
 static void keyed_values(const struct rr_event_desc *d, const char *body, const char *end,
 			 struct text_values *out)
 {
@@ -374,6 +405,8 @@ void rr_text_event_values(const struct rr_event_desc *d, const char *body, const
 		block_values(d, body, end, out);
 	else if (d->type == RR_EV_WB_PAGES_WRITTEN && !memchr(body, '=', (size_t)(end - body)))
 		single_value(d, body, end, out);
+	else if (d->type == RR_EV_SCHED_WAKEUP && !memchr(body, '=', (size_t)(end - body)))
+		wakeup_values(d, body, end, out);
 	else
 		keyed_values(d, body, end, out);
 }

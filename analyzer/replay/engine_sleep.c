@@ -133,6 +133,43 @@ static unsigned sleep_reason(const struct engine *g, const struct rr_dpoint *p,
 	return p->reason;
 }
 
+/*
+ * How long a woken task waits for a cpu before it runs again. Pinned (the
+ * fidelity replay of `validate`), a sleep the recording has a sched_wakeup
+ * for waits what the recording measured (that wakeup to the resume):
+ * usec_delayed runs until the task runs, so the predicted sleep must too.
+ * Elsewhere the policy's own rescheduling delay: a free replay that waits
+ * as recorded leaves a task woken a little late later at every following
+ * sleep, in fuller WRITEBACK queues, and drifts (docs/model.md, section 5,
+ * "Cpu wait"). The recorded policy resumes at the recorded time, which
+ * holds that wait.
+ */
+static uint64_t cpu_wait(const struct engine *g, const struct rr_dpoint *p,
+			 const struct rr_verdict *v)
+{
+	if (g->pinned && v->wake != RR_WAKE_RECORDED && p->throttle != RR_NONE) {
+		const struct rr_throttle *th = &g->m->throttles[p->throttle];
+
+		if (th->woken)
+			return th->end - th->woken;
+	}
+	return v->extra_ns;
+}
+
+/*
+ * The sleep as its tracepoint reports it, for a task off the cpu @len ns:
+ * mm_vmscan_throttled's usec_delayed is timeout - remaining, so it stops at
+ * the timeout however long the task then waited for a cpu; the legacy
+ * congestion_wait events count that wait too (reference, sections 1.3, 4).
+ */
+static uint64_t counted_sleep(const struct engine *g, const struct rr_dpoint *p,
+			      const struct rr_verdict *v, uint64_t len)
+{
+	if (sleep_reason(g, p, v) < RR_REASON_LEGACY_CONGESTION_WAIT && len > v->timeout_ns)
+		return v->timeout_ns;
+	return len;
+}
+
 static void count_sleep(struct engine *g, const struct rr_dpoint *p, const struct rr_verdict *v,
 			uint64_t slept, int timed_out)
 {
@@ -298,7 +335,7 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 	if (p->batch_scanned)
 		retry_eff = (uint64_t)p->batch_reclaimed * 1000000 / p->batch_scanned;
 
-	uint64_t slept = t - sc->start;
+	uint64_t slept = counted_sleep(g, p, &sc->verdict, t - sc->start);
 
 	/* the recorded sleep is counted as the kernel counted it */
 	if (sc->verdict.sleep && sc->verdict.wake == RR_WAKE_RECORDED)
@@ -307,17 +344,22 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		p->recorded_delayed_ns >= p->recorded_timeout_ns : w >= sc->deadline;
 	if (sc->verdict.sleep) {
 		count_sleep(g, p, &sc->verdict, slept, timed_out);
-		ret = emit_sleep(g, p, &sc->verdict, sc->start, slept, timed_out);
+		/* the slice lasts until the task runs again */
+		ret = emit_sleep(g, p, &sc->verdict, sc->start, sc->verdict.wake ==
+				 RR_WAKE_RECORDED ? slept : t - sc->start, timed_out);
 		if (ret)
 			return ret;
 	}
 	if (g->out->observed && p->throttle != RR_NONE) {
 		struct rr_replayed_throttle *o = &g->out->observed[p->throttle];
+		uint64_t woke = w < sc->deadline ? w : sc->deadline;
 
 		o->slept = sc->verdict.sleep != 0;
 		o->sleep_ns = sc->verdict.sleep ? slept : 0;
 		o->timeout_ns = sc->verdict.timeout_ns;
-		o->extra_ns = sc->verdict.extra_ns;
+		/* the part of the counted sleep after the wake */
+		o->extra_ns = sc->verdict.sleep && sc->verdict.wake != RR_WAKE_RECORDED &&
+			slept > woke - sc->start ? slept - (woke - sc->start) : 0;
 		o->timed_out = sc->verdict.sleep && w >= sc->deadline;
 	}
 	if (g->pinned)
@@ -338,7 +380,7 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 			t = c;	/* time passes even when we stop counting retries */
 			break;
 		}
-		uint64_t deadline, w2;
+		uint64_t deadline, w2, wait;
 
 		synthetic_batch(g, tr, p->nid, &t, retry_eff);
 		node_of(g, p->nid)->retry_batches++;
@@ -387,19 +429,20 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		 * taken again meanwhile ends by then (keeps the model monotone) */
 		deadline = t + v.timeout_ns;
 		w2 = independent_wake(g, p, k, &v, t, deadline);
-		if (w2 + v.extra_ns > c) {
-			count_sleep(g, p, &v, c - t, 0);
+		wait = cpu_wait(g, p, &v);
+		if (w2 + wait > c) {
+			count_sleep(g, p, &v, counted_sleep(g, p, &v, c - t), 0);
 			ret = emit_sleep(g, p, &v, t, c - t, 0);
 			if (ret)
 				return ret;
 			t = c;
 			break;
 		}
-		count_sleep(g, p, &v, w2 + v.extra_ns - t, w2 >= deadline);
-		ret = emit_sleep(g, p, &v, t, w2 + v.extra_ns - t, w2 >= deadline);
+		count_sleep(g, p, &v, counted_sleep(g, p, &v, w2 + wait - t), w2 >= deadline);
+		ret = emit_sleep(g, p, &v, t, w2 + wait - t, w2 >= deadline);
 		if (ret)
 			return ret;
-		t = w2 + v.extra_ns;
+		t = w2 + wait;
 		t += (c - t) % (tr->last_batch_ns ? tr->last_batch_ns : DEFAULT_BATCH_NS);
 		retry_begin = t;
 	}
@@ -545,7 +588,7 @@ int rr_engine_start_sleep(struct engine *g, uint32_t k, uint32_t point, uint64_t
 	if (!sc->verdict.sleep)
 		return rr_engine_finish_sleep(g, k, s);
 	sc->deadline = s + sc->verdict.timeout_ns;
-	sc->extra_ns = sc->verdict.extra_ns;
+	sc->extra_ns = cpu_wait(g, p, &sc->verdict);
 	tr->state = TASK_SLEEPING;
 	tr->version++;
 	if (sc->verdict.wake == RR_WAKE_WRITEBACK) {

@@ -67,7 +67,13 @@ static void print_limits(FILE *out, const struct rr_validation *v)
 	const struct rr_cpu_wait *w = &v->cpu_wait;
 	char text[320], lead[64];
 
-	if (w->samples)
+	if (w->from_wakeups)
+		snprintf(text, sizeof(text), "%llu throttles with a sched_wakeup waited %.1f ms "
+			 "from it to their resume (median; p90 %.1f ms), %.1f%% more than 1 jiffy; "
+			 "the fidelity check adds it to each predicted wake", (unsigned long long)w->samples,
+			 (double)w->p50_us / 1000.0, (double)w->p90_us / 1000.0,
+			 pct(w->over_jiffy, w->samples));
+	else if (w->samples)
 		snprintf(text, sizeof(text), "%llu timeouts right after the task's previous "
 			 "throttle resumed %.1f ms late (median; p90 %.1f ms), %.1f%% more than "
 			 "1 jiffy", (unsigned long long)w->samples, (double)w->p50_us / 1000.0,
@@ -121,7 +127,8 @@ json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input 
 	json_object_set_new(o, "within_tolerance_pct", json_real(pct(v->within, v->throttles)));
 	json_object_set_new(o, "worst_total_time_error_pct", json_real(100.0 * v->worst_total_error));
 	json_object_set_new(o, "fidelity_targets_missed", json_integer(v->targets_missed));
-	json_object_set_new(o, "cpu_wait", json_pack("{s:I,s:I,s:f,s:I,s:I}",
+	json_object_set_new(o, "cpu_wait", json_pack("{s:s,s:I,s:I,s:f,s:I,s:I}",
+		"source", v->cpu_wait.from_wakeups ? "sched_wakeup" : "back_to_back_timeouts",
 		"samples", I(v->cpu_wait.samples), "over_jiffy", I(v->cpu_wait.over_jiffy),
 		"over_jiffy_pct", v->cpu_wait.samples ? pct(v->cpu_wait.over_jiffy,
 							      v->cpu_wait.samples) : 0.0,

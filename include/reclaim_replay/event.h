@@ -58,6 +58,12 @@ enum rr_event_type {
 	RR_EV_META,		/* rr-meta line (already applied to rr_trace) */
 	RR_EV_MARKER,		/* any other trace_marker line */
 	RR_EV_LOST,		/* events lost on cpu before ts; v: count (0 = unknown) */
+	/*
+	 * sched_wakeup; task: the waker (the task current on the cpu, as
+	 * for every event); v: pid and target cpu of the woken task. The
+	 * model reads the woken task's wake-to-run delay from it.
+	 */
+	RR_EV_SCHED_WAKEUP,
 	RR_EV__COUNT
 };
 
@@ -84,6 +90,7 @@ enum {
 	RR_V_BLK_ERRORS = 3,
 	RR_V_SAMPLE_INDEX = 0,
 	RR_V_LOST_COUNT = 0,
+	RR_V_SW_PID = 0, RR_V_SW_TARGET_CPU = 1,
 	RR_NR_V = 7
 };
 

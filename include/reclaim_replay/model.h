@@ -61,6 +61,12 @@ struct rr_batch {
 
 struct rr_throttle {
 	uint64_t start, end;	/* [ts - usec_delayed, ts] */
+	/*
+	 * The task's last sched_wakeup after its previous event and by @end,
+	 * or 0: the recording has no wakeup for this sleep. @end - @woken is
+	 * how long the woken task waited for a cpu (docs/model.md, section 5).
+	 */
+	uint64_t woken;
 	uint32_t task;
 	uint32_t event;
 	uint32_t episode;	/* RR_NONE when outside any episode */

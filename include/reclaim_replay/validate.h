@@ -35,17 +35,20 @@ struct rr_ground_truth {
 };
 
 /*
- * How long tasks waited for a cpu, measured from the recording alone (no
- * model): a throttle that timed out right after the same task's previous
- * throttle resumed (the task only re-checked its condition in between)
- * should resume one timeout after that resume; what it resumed later is
- * cpu wait, the wait of the previous sleep's start included, less up to
+ * How long woken tasks waited for a cpu, measured from the recording alone.
+ * With sched_wakeup events (from_wakeups): from each throttled task's
+ * wakeup to its resume, the wait the model then adds to its wakes. Without
+ * them, an estimate: a throttle that timed out right after the same task's
+ * previous throttle resumed (the task only re-checked its condition in
+ * between) should resume one timeout after that resume; what it resumed
+ * later is cpu wait, the wait before the sleep began included, less up to
  * a jiffy of timer phase (docs/model.md, "What limits the accuracy").
  */
 struct rr_cpu_wait {
-	uint64_t samples;	/* such back-to-back timed-out throttles */
-	uint64_t over_jiffy;	/* of them, resumed more than one jiffy late */
-	uint64_t p50_us, p90_us;	/* resumed late by (at least 0) */
+	int from_wakeups;
+	uint64_t samples;	/* throttles measured */
+	uint64_t over_jiffy;	/* of them, waits over one jiffy */
+	uint64_t p50_us, p90_us;	/* the wait (at least 0) */
 };
 
 /* struct rr_validation.limits: why a fidelity target was missed */

@@ -275,6 +275,84 @@ print(w["samples"], w["over_jiffy"], "%.1f" % w["over_jiffy_pct"], w["p50_us"], 
 	fi
 fi
 
+# --- the recorded cpu wait in the fidelity check (sched_wakeup) -------------------
+# Ten rounds: "sleeper" and "unwoken" each sleep ISOLATED (timeout 20 ms,
+# recorded usec_delayed 16 ms), "other" passes the isolation check with its
+# lru_isolate at 22000 us (a 1-batch episode 20000-28000 puts it at
+# 20000 + 8000/2/2) and wakes sleeper at 22010. By hand, per round:
+# sleeper's sleep starts at 30000 - 16000 = 14000 (its previous event, at
+# 9000, is more than a jiffy earlier), mainline wakes it at the pass (8000
+# us), and it waits 30000 - 22010 = 7990 us for a cpu: predicted 15990, 10
+# from the recorded 16000, within the 4000 us tolerance (8000 without the
+# wait: early). unwoken's start is its previous event at 13500 (within a
+# jiffy of 31000 - 16000), it has no wakeup: predicted 22000 - 13500 = 8500,
+# early. So 10 within, 10 early, predicted 10 x (15990 + 8500) = 244900 us
+# of the recorded 320000; cpu wait from sched_wakeup: 10 samples, p50 = p90
+# = 7990 us, all over a jiffy. The `trace-cmd report` text of the same file
+# (the sched plugin prints "comm:pid [prio] CPU:nnn") must give the same,
+# and free replays must not change when the wakeups are left out.
+if [ -x "$RR_GEN" ]; then
+	cat >"$tmp/wake.scn" <<'EOF'
+kernel 6.1
+hz 250
+nodes 1
+cpus 2
+task 4001 sleeper
+task 4002 other
+task 4003 unwoken
+task 900 rr-sampler
+meta pid=900 cpu=1 at=100
+repeat 10 every 100000 {
+  direct pid=4001 cpu=0 nid=0 at=1000 end=9000 batches=1 lru=0 scanned=32 taken=32 reclaimed=1
+  direct pid=4003 cpu=0 nid=0 at=9500 end=13500 batches=1 lru=0 scanned=32 taken=32 reclaimed=1
+  direct pid=4002 cpu=1 nid=0 at=20000 end=28000 batches=1 lru=0 scanned=32 taken=32 reclaimed=1
+  sched_wakeup pid=4002 cpu=1 at=22010 woken=4001
+  throttle pid=4001 cpu=0 nid=0 at=30000 reason=ISOLATED timeout=20000 delayed=16000
+  throttle pid=4003 cpu=0 nid=0 at=31000 reason=ISOLATED timeout=20000 delayed=16000
+}
+EOF
+	grep -v sched_wakeup "$tmp/wake.scn" >"$tmp/nowake.scn"
+	want="20 10 10 0 320000 244900 sched_wakeup 10 7990 7990 10"
+	if ! "$RR_GEN" -o "$tmp/wake.dat" "$tmp/wake.scn" >"$tmp/wake.gen" 2>&1 ||
+	   ! "$RR_GEN" -o "$tmp/nowake.dat" "$tmp/nowake.scn" >>"$tmp/wake.gen" 2>&1; then
+		not_ok "cpu wait from sched_wakeup: rr-gen writes the traces" "$(head -c 300 "$tmp/wake.gen")"
+	else
+		srcs=(wake.dat)
+		if command -v trace-cmd >/dev/null; then
+			trace-cmd report "$tmp/wake.dat" >"$tmp/wake.txt" 2>/dev/null && srcs+=(wake.txt)
+		else
+			skip "cpu wait from sched_wakeup, text input" "no trace-cmd"
+		fi
+		for src in "${srcs[@]}"; do
+			if ! run "validate --json $src" "$tmp/$src.json" validate --json --no-manifest "$tmp/$src"; then
+				continue
+			fi
+			got=$(python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))["results"][0]
+f, w = r["fidelity"][0], r["cpu_wait"]
+print(f["throttles"], f["within_tolerance"], f["predicted_early"], f["predicted_late"],
+      f["recorded_us"], f["predicted_us"], w["source"], w["samples"], w["p50_us"], w["p90_us"],
+      w["over_jiffy"])' "$tmp/$src.json" 2>&1)
+			if [ "$got" = "$want" ]; then
+				ok "cpu wait from sched_wakeup ($src): fidelity and wait = $want"
+			else
+				not_ok "cpu wait from sched_wakeup ($src) = $want" "got: $got"
+			fi
+		done
+		for src in wake nowake; do
+			"$RR_BIN" replay --json -q -P none -P legacy-broken -P mainline -P mainline-5.16rc \
+				-P parametric "$tmp/$src.dat" 2>/dev/null | python3 -c 'import json,sys
+print(json.dumps(json.load(sys.stdin)["results"], sort_keys=True))' >"$tmp/$src.replay"
+		done
+		if [ -s "$tmp/wake.replay" ] && cmp -s "$tmp/wake.replay" "$tmp/nowake.replay"; then
+			ok "cpu wait from sched_wakeup: free replays are the same without the wakeups"
+		else
+			not_ok "cpu wait from sched_wakeup: free replays are the same without the wakeups" \
+				"$(diff "$tmp/wake.replay" "$tmp/nowake.replay" | head -c 300)"
+		fi
+	fi
+fi
+
 t_end=$(date +%s.%N)
 echo "# t0410 took $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }') s"
 tap_done

@@ -21,6 +21,7 @@ enum gen_kind {
 	K_COMPACT_ISO,
 	K_RQ_ISSUE, K_RQ_COMPLETE,
 	K_PRINT,
+	K_SCHED_WAKEUP,		/* 6.1 and 6.18 only */
 	NKIND
 };
 
@@ -36,6 +37,7 @@ enum gen_slot {
 	S_CGINO, S_START_PFN, S_END_PFN,
 	S_DEV, S_SECTOR, S_NR_SECTOR, S_BYTES, S_ERROR, S_IOPRIO, S_IP,
 	S_FILE,		/* derived: lru >= 2 (old lru_isolate "file") */
+	S_PID, S_PRIO, S_TARGET_CPU,	/* sched_wakeup: the woken task */
 	NSLOT
 };
 
@@ -49,7 +51,7 @@ static const char *const slot_names[NSLOT] = {
 	"usec_delayed", "reason", "pfn", "nr_pages", "sb_dev", "sync_mode",
 	"for_kupdate", "range_cyclic", "for_background", "cgroup_ino",
 	"start_pfn", "end_pfn", "dev", "sector", "nr_sector", "bytes",
-	"error", "ioprio", "ip", "file",
+	"error", "ioprio", "ip", "file", "pid", "prio", "target_cpu",
 };
 
 struct evdef {
@@ -121,6 +123,12 @@ struct evdef {
 	"REC->pfn, " RWB_PRINT
 
 /* Kernel 6.1 (Debian 12), as in numa2-both-pressure.dat. */
+/* sched_wakeup as in sched-crosscheck.dat (6.18; the same in 6.1) */
+#define SCHED_WAKEUP_DEF { "sched", "sched_wakeup", \
+	"char comm[16]; pid_t pid; int prio; int target_cpu", \
+	"\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, " \
+	"REC->target_cpu" }
+
 static const struct evdef gen_61[NKIND] = {
 	[K_DR_BEGIN] = { "vmscan", "mm_vmscan_direct_reclaim_begin", "int order; unsigned long gfp_flags",
 		"\"order=%d gfp_flags=%s\", REC->order, " GFP_PRINT(0) },
@@ -164,6 +172,7 @@ static const struct evdef gen_61[NKIND] = {
 		"dev_t dev; sector_t sector; unsigned int nr_sector; int error; char rwbs[8]; "
 		"__data_loc char[] cmd", RQ_COMPLETE_PRINT },
 	[K_PRINT] = PRINT_DEF,
+	[K_SCHED_WAKEUP] = SCHED_WAKEUP_DEF,
 };
 
 /* Kernel 6.18, as in counters-writer.dat: no isolate_mode, ioprio in block. */
@@ -214,6 +223,7 @@ static const struct evdef gen_618[NKIND] = {
 		"\"%d,%d %s (%s) %llu + %u %s,%u,%u [%d]\", " DEVMM ", REC->rwbs, __get_str(cmd), "
 		"(unsigned long long)REC->sector, REC->nr_sector, " IOPRIO_PRINT ", REC->error" },
 	[K_PRINT] = PRINT_DEF,
+	[K_SCHED_WAKEUP] = SCHED_WAKEUP_DEF,
 };
 
 /* 5.16-rc1..rc7: throttling without CONGESTED, gfp_t gfp_flags, writepage. */

@@ -20,7 +20,7 @@ static int type_size(const char *t, int *sign, int *align)
 		{ "unsigned long", 8, 0 }, { "unsigned short", 2, 0 },
 		{ "short", 2, 1 }, { "dev_t", 4, 0 }, { "sector_t", 8, 0 },
 		{ "ino_t", 8, 0 }, { "gfp_t", 4, 0 }, { "isolate_mode_t", 4, 0 },
-		{ "unsigned char", 1, 0 }, { "bool", 1, 0 }, { "u64", 8, 0 },
+		{ "unsigned char", 1, 0 }, { "bool", 1, 0 }, { "u64", 8, 0 }, { "pid_t", 4, 1 },
 	};
 	size_t i;
 
@@ -231,7 +231,9 @@ int encode(const struct ev *e, unsigned char *out)
 			}
 			break;
 		case F_CHARARR:
-			s = F->is_comm ? comm_of(e->pid) : e->str ? e->str : "";
+			/* sched_wakeup's comm is the woken task's */
+			s = F->is_comm ? comm_of(e->kind == K_SCHED_WAKEUP ? (int)e->v[S_PID] : e->pid)
+				       : e->str ? e->str : "";
 			n = strlen(s);
 			if (n > (size_t)F->arrlen - 1)
 				n = F->arrlen - 1;

@@ -422,6 +422,12 @@ static void do_line(struct args *a, const char *cmd)
 			e->v[S_IOPRIO] = 2 << 13 | 4;
 			e->str = strdup(rw ? rw : "W");
 		}
+	} else if (!strcmp(cmd, "sched_wakeup")) {
+		/* pid= is the waker (current), woken= the task made runnable */
+		e = new_ev(K_SCHED_WAKEUP, pid, cpu, at, cpu_node[cpu]);
+		e->v[S_PID] = num(a, "woken", 1, 0);
+		e->v[S_PRIO] = num(a, "prio", 0, 120);
+		e->v[S_TARGET_CPU] = num(a, "target_cpu", 0, (uint64_t)cpu);
 	} else if (!strcmp(cmd, "compact_isolate")) {
 		e = new_ev(K_COMPACT_ISO, pid, cpu, at, cpu_node[cpu]);
 		e->v[S_START_PFN] = num(a, "start_pfn", 1, 0);

@@ -125,7 +125,8 @@ long write_header(FILE *f)
 		"\ttime_extend : type == 30\n"
 		"\ttime_stamp : type == 31\n"
 		"\tdata max type_len  == 28\n";
-	static const char *systems[] = { "vmscan", "writeback", "compaction", "block" };
+	static const char *systems[] = { "vmscan", "writeback", "compaction", "block", "sched" };
+	const int nr_systems = sizeof(systems) / sizeof(systems[0]);
 	static const char ksyms[] = "ffffffff8110f0a0 T tracing_mark_write\n";
 	char hp[512];
 	char *cl = NULL;
@@ -156,8 +157,8 @@ long write_header(FILE *f)
 	w8(f, strlen(lay[K_PRINT].format));
 	fwrite(lay[K_PRINT].format, 1, strlen(lay[K_PRINT].format), f);
 
-	w4(f, 4);
-	for (i = 0; i < 4; i++) {
+	w4(f, nr_systems);
+	for (i = 0; i < nr_systems; i++) {
 		int n = 0;
 
 		for (k = 0; k < NKIND; k++)
