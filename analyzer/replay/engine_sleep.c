@@ -165,7 +165,7 @@ static uint64_t cpu_wait(const struct engine *g, const struct rr_dpoint *p,
 static uint64_t counted_sleep(const struct engine *g, const struct rr_dpoint *p,
 			      const struct rr_verdict *v, uint64_t len)
 {
-	if (sleep_reason(g, p, v) < RR_REASON_LEGACY_CONGESTION_WAIT && len > v->timeout_ns)
+	if (len > v->timeout_ns && sleep_reason(g, p, v) < RR_REASON_LEGACY_CONGESTION_WAIT)
 		return v->timeout_ns;
 	return len;
 }
@@ -429,7 +429,7 @@ int rr_engine_finish_sleep(struct engine *g, uint32_t k, uint64_t w)
 		 * taken again meanwhile ends by then (keeps the model monotone) */
 		deadline = t + v.timeout_ns;
 		w2 = independent_wake(g, p, k, &v, t, deadline);
-		wait = cpu_wait(g, p, &v);
+		wait = v.extra_ns;	/* never pinned here: pinned tasks resume at c */
 		if (w2 + wait > c) {
 			count_sleep(g, p, &v, counted_sleep(g, p, &v, c - t), 0);
 			ret = emit_sleep(g, p, &v, t, c - t, 0);
