@@ -15,27 +15,6 @@
 /* Fewer back-to-back timeouts than this say nothing about the cpu wait. */
 #define CPU_WAIT_MIN_SAMPLES 20
 
-/* Position of event @ev in task @task's list of by_task, or RR_NONE. */
-static uint32_t task_position(const struct rr_model *m, uint32_t task, uint32_t ev)
-{
-	const struct rr_index *ix = &m->by_task;
-	uint32_t lo, hi;
-
-	if (task >= ix->nr_keys)
-		return RR_NONE;
-	lo = ix->off[task];
-	hi = ix->off[task + 1];
-	while (lo < hi) {	/* a task's events are listed in trace order */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (ix->idx[mid] < ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ix->off[task + 1] && ix->idx[lo] == ev ? lo : RR_NONE;
-}
-
 /*
  * Times of the loss notices, ascending, or NULL with *nr = 0 when the
  * recording lost nothing. Lost events may hide what a task did between two
@@ -91,47 +70,61 @@ static size_t wakeup_waits(const struct rr_model *m, uint64_t *wait)
 	return n;
 }
 
-static int measure_cpu_wait(const struct rr_model *m, uint32_t hz, struct rr_cpu_wait *w)
+/*
+ * Without wakeups, the estimate: timeouts right after the same task's
+ * previous throttle, how late each resumed after that resume plus its
+ * timeout. Fills @late; the number of samples or -ENOMEM.
+ */
+static long back_to_back_waits(const struct rr_model *m, uint64_t *late)
 {
 	const struct rr_trace *t = m->trace;
-	uint64_t jiffy_us = 1000000 / (hz ? hz : 250), *late, *loss;
+	uint64_t *loss;
 	size_t n = 0, nr_loss;
 
 	if (loss_times(t, &loss, &nr_loss))
 		return -ENOMEM;
-	late = malloc(((size_t)m->nr_throttles + 1) * sizeof(*late));
-	if (!late) {
-		free(loss);
-		return -ENOMEM;
-	}
-	n = wakeup_waits(m, late);
-	w->from_wakeups = n > 0;
-	for (uint32_t i = 0; i < m->nr_throttles && !w->from_wakeups; i++) {
+	for (uint32_t i = 0; i < m->nr_throttles; i++) {
 		const struct rr_throttle *th = &m->throttles[i];
 		const struct rr_event *prev;
-		uint32_t pos;
 		uint64_t due;
 
 		if (th->reason >= RR_REASON_LEGACY_CONGESTION_WAIT || th->task == RR_NO_TASK ||
 		    !th->usec_timeout || th->usec_delayed < th->usec_timeout)
 			continue;
-		pos = task_position(m, th->task, th->event);
-		if (pos == RR_NONE || pos == m->by_task.off[th->task])
-			continue;
-		prev = &t->events[m->by_task.idx[pos - 1]];
-		if (prev->type != RR_EV_THROTTLED || loss_between(loss, nr_loss, prev->ts, th->end))
+		prev = rr_model_previous_of_task(m, th->event);
+		if (!prev || prev->type != RR_EV_THROTTLED ||
+		    loss_between(loss, nr_loss, prev->ts, th->end))
 			continue;
 		due = prev->ts + (uint64_t)th->usec_timeout * 1000;
 		late[n++] = th->end > due ? (th->end - due) / 1000 : 0;
 	}
-	w->samples = n;
-	for (size_t k = 0; k < n; k++)
-		w->over_jiffy += late[k] > jiffy_us;
-	rr_sort_u64(late, n);
-	w->p50_us = rr_percentile_u64(late, n, 50);
-	w->p90_us = rr_percentile_u64(late, n, 90);
-	free(late);
 	free(loss);
+	return (long)n;
+}
+
+static int measure_cpu_wait(const struct rr_model *m, uint32_t hz, struct rr_cpu_wait *w)
+{
+	uint64_t jiffy_us = 1000000 / (hz ? hz : 250);
+	uint64_t *wait = malloc(((size_t)m->nr_throttles + 1) * sizeof(*wait));
+	long n;
+
+	if (!wait)
+		return -ENOMEM;
+	n = (long)wakeup_waits(m, wait);
+	w->from_wakeups = n > 0;
+	if (!w->from_wakeups)
+		n = back_to_back_waits(m, wait);
+	if (n < 0) {
+		free(wait);
+		return (int)n;
+	}
+	w->samples = (uint64_t)n;
+	for (long k = 0; k < n; k++)
+		w->over_jiffy += wait[k] > jiffy_us;
+	rr_sort_u64(wait, (size_t)n);
+	w->p50_us = rr_percentile_u64(wait, (size_t)n, 50);
+	w->p90_us = rr_percentile_u64(wait, (size_t)n, 90);
+	free(wait);
 	return 0;
 }
 
@@ -146,9 +139,7 @@ int rr_fidelity_limits(const struct rr_model *m, struct rr_validation *v)
 		if (!f->throttles)
 			continue;
 		within = 100.0 * (double)f->within / (double)f->throttles;
-		err = f->recorded_us ? 100.0 * fabs((double)f->predicted_us -
-						    (double)f->recorded_us) / (double)f->recorded_us
-				     : (f->predicted_us ? 100.0 : 0.0);
+		err = 100.0 * fabs(rr_fidelity_error(f));
 		if (within >= RR_FIDELITY_WITHIN_TARGET_PCT && err <= RR_FIDELITY_ERROR_TARGET_PCT)
 			continue;
 		v->targets_missed++;

@@ -48,6 +48,28 @@ long rr_task_index(const struct rr_trace *t, uint32_t pid)
 	return -1;
 }
 
+const struct rr_event *rr_model_previous_of_task(const struct rr_model *m, uint32_t i)
+{
+	const struct rr_trace *t = m->trace;
+	uint32_t task = t->events[i].task;
+	uint32_t lo, hi;
+
+	if (task == RR_NO_TASK)
+		return NULL;
+	lo = m->by_task.off[task];
+	hi = m->by_task.off[task + 1];
+	/* by_task lists the task's events in time order: find i, step back */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (m->by_task.idx[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > m->by_task.off[task] ? &t->events[m->by_task.idx[lo - 1]] : NULL;
+}
+
 const char *rr_context_name(enum rr_context ctx)
 {
 	static const char *const names[RR_NR_CONTEXTS] = {

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,13 @@ static int check_identity(const struct rr_model *m, const struct rr_curves *c,
 	return 0;
 }
 
+double rr_fidelity_error(const struct rr_fidelity *f)
+{
+	if (!f->recorded_us)
+		return f->predicted_us ? 1.0 : 0.0;
+	return ((double)f->predicted_us - (double)f->recorded_us) / (double)f->recorded_us;
+}
+
 /* 2. mainline predicts each recorded throttle from the recorded state. */
 static int check_fidelity(const struct rr_model *m, const struct rr_curves *c,
 			  struct rr_validation *v)
@@ -130,10 +138,7 @@ static int check_fidelity(const struct rr_model *m, const struct rr_curves *c,
 			continue;
 		v->within += f->within;
 		v->throttles += f->throttles;
-		err = f->recorded_us ? ((double)f->predicted_us - (double)f->recorded_us) /
-			(double)f->recorded_us : (f->predicted_us ? 1.0 : 0.0);
-		if (err < 0)
-			err = -err;
+		err = fabs(rr_fidelity_error(f));
 		if (err > v->worst_total_error)
 			v->worst_total_error = err;
 	}

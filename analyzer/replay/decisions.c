@@ -31,29 +31,6 @@ static uint32_t task_flags(const struct rr_trace *t, uint32_t task, uint8_t cont
 	return f;
 }
 
-/* The event of @task right before event @i, or NULL. */
-static const struct rr_event *previous_of_task(const struct rr_model *m, uint32_t i)
-{
-	const struct rr_trace *t = m->trace;
-	uint32_t task = t->events[i].task;
-	uint32_t lo, hi;
-
-	if (task == RR_NO_TASK)
-		return NULL;
-	lo = m->by_task.off[task];
-	hi = m->by_task.off[task + 1];
-	/* by_task lists the task's events in time order: find i, step back */
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (m->by_task.idx[mid] < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > m->by_task.off[task] ? &t->events[m->by_task.idx[lo - 1]] : NULL;
-}
-
 /* Map a recorded throttle to the reason and site a policy decides on. */
 static void classify_observed(const struct rr_model *m, const struct rr_throttle *th,
 			      struct rr_dpoint *p)
@@ -92,7 +69,7 @@ static void classify_observed(const struct rr_model *m, const struct rr_throttle
 		 * context and the task's previous event tell them apart.
 		 */
 		p->flags |= RR_DP_LEGACY_EVENT;
-		prev = previous_of_task(m, th->event);
+		prev = rr_model_previous_of_task(m, th->event);
 		if (th->context == RR_CTX_KSWAPD) {
 			p->reason = RR_POLICY_REASON_WRITEBACK;
 			p->site = RR_SITE_SHRINK_NODE_KSWAPD;
@@ -540,7 +517,7 @@ oom:
 static uint64_t sleep_start(const struct rr_model *m, const struct rr_throttle *th,
 			    uint64_t jiffy_ns)
 {
-	const struct rr_event *prev = previous_of_task(m, th->event);
+	const struct rr_event *prev = rr_model_previous_of_task(m, th->event);
 	uint64_t lo = th->start > jiffy_ns ? th->start - jiffy_ns : 0;
 
 	if (prev && prev->ts >= lo && prev->ts < th->end)

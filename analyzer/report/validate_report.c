@@ -115,8 +115,7 @@ json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input 
 			"within_tolerance_pct", pct(f->within, f->throttles),
 			"predicted_early", I(f->early), "predicted_late", I(f->late),
 			"recorded_us", I(f->recorded_us), "predicted_us", I(f->predicted_us),
-			"total_time_error_pct", f->recorded_us ? 100.0 *
-			((double)f->predicted_us - (double)f->recorded_us) / (double)f->recorded_us : 0.0));
+			"total_time_error_pct", 100.0 * rr_fidelity_error(f)));
 	}
 	for (int i = 0; i < RR_NR_PROPERTIES; i++)
 		json_array_append_new(props, json_pack("{s:s,s:b,s:b,s:s}", "name", v->props[i].name,
@@ -169,9 +168,7 @@ void rr_validation_print(FILE *out, const struct rr_validation *v, const struct 
 				f->nid, rr_reason_name(f->reason), (unsigned long long)f->throttles,
 				pct(f->within, f->throttles), pct(f->early, f->throttles),
 				pct(f->late, f->throttles), (double)f->recorded_us / 1000.0,
-				(double)f->predicted_us / 1000.0, f->recorded_us ? 100.0 *
-				((double)f->predicted_us - (double)f->recorded_us) /
-				(double)f->recorded_us : 0.0);
+				(double)f->predicted_us / 1000.0, 100.0 * rr_fidelity_error(f));
 		}
 		print_limits(out, v);
 	} else {

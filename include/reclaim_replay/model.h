@@ -131,6 +131,9 @@ struct rr_model {
 int rr_model_build(struct rr_trace *trace, struct rr_model **out);
 void rr_model_free(struct rr_model *model);
 
+/* The event of the same task before event @i (by_task), or NULL. */
+const struct rr_event *rr_model_previous_of_task(const struct rr_model *m, uint32_t i);
+
 /* Index of @pid in trace->tasks, or -1 (a linear search: not for hot paths). */
 long rr_task_index(const struct rr_trace *trace, uint32_t pid);
 

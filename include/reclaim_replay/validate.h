@@ -20,6 +20,12 @@ struct rr_fidelity {
 	uint64_t recorded_us, predicted_us;
 };
 
+/*
+ * Total-time error of one (node, reason): (predicted - recorded) / recorded,
+ * signed; 1 when nothing was recorded and something was predicted.
+ */
+double rr_fidelity_error(const struct rr_fidelity *f);
+
 #define RR_NR_PROPERTIES 3
 struct rr_property {
 	const char *name;
