@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <trace-cmd/trace-cmd.h>
@@ -375,6 +376,13 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 	release_sources(&r);
 	free(r.names);
 	free(names);
+	/*
+	 * The reading threads' arenas keep what libtracecmd freed at its
+	 * close (decompressed chunks, pages, records): tens of MiB that the
+	 * model and the replays would otherwise hold on to. 74 MiB on
+	 * slow-writeback.dat; docs/performance.md, "Ingest memory, 7 Dec".
+	 */
+	malloc_trim(0);
 	return ret;
 }
 
