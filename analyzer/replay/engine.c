@@ -32,9 +32,7 @@ static int record_stall(struct engine *g, int nid, uint64_t len)
 {
 	size_t n;
 
-	if (nid < 0 || nid >= g->out->nr_nodes)
-		nid = 0;
-	n = (size_t)nid;
+	n = (size_t)node_index(g, nid);
 	if (g->nr_stall[n] == g->cap_stall[n]) {
 		size_t ncap = g->cap_stall[n] ? g->cap_stall[n] * 2 : 256;
 		uint64_t *p = realloc(g->stall_ns[n], ncap * sizeof(*p));
@@ -106,7 +104,7 @@ static void batch_item(struct engine *g, struct task_run *tr, uint32_t b_index, 
 	reclaimed = b->reclaimed;
 	/* (a batch that reclaimed nothing or all it scanned keeps its outcome) */
 	if (tr->shift > 0 && !g->pinned && reclaimed && reclaimed < b->scanned) {
-		int nid = b->nid >= 0 && b->nid < g->c->nr_nodes ? b->nid : 0;
+		int nid = node_index(g, b->nid);
 		uint64_t r;
 
 		/* the recorded time's place among the node's batches is known */
@@ -311,6 +309,8 @@ static int engine_init(struct engine *g, const struct rr_model *m, const struct 
 	    !g->stall_ns ||
 	    !g->nr_stall || !g->cap_stall)
 		return -ENOMEM;
+	g->nodes = out->nodes;
+	g->nr_nodes = out->nr_nodes;
 	for (size_t n = 0; n < nn; n++)
 		out->nodes[n].nid = (int)n;
 	for (uint32_t i = 0; i < m->nr_throttles; i++)

@@ -103,6 +103,10 @@ struct engine {
 	struct heap_entry yield;
 	int yielded;
 	struct rr_replay_result *out;
+	/* out->nodes and their number (that of the curves too), read at every
+	 * batch and decision: kept here, one load away instead of two */
+	struct rr_replay_node *nodes;
+	int nr_nodes;
 	uint32_t hz;
 	int pinned;		/* tasks resume at their recorded times */
 	/* RR_REPLAY_YIELD_EACH_ITEM=1: yield before every item, not only before
@@ -238,11 +242,15 @@ static inline uint64_t add_shift(uint64_t ts, int64_t shift)
 	return v < 0 ? 0 : (uint64_t)v;
 }
 
+/* @nid as an index of the replay's nodes: an unknown or foreign node counts as node 0 */
+static inline int node_index(const struct engine *g, int nid)
+{
+	return (unsigned)nid < (unsigned)g->nr_nodes ? nid : 0;
+}
+
 static inline struct rr_replay_node *node_of(struct engine *g, int nid)
 {
-	if (nid < 0 || nid >= g->out->nr_nodes)
-		nid = 0;
-	return &g->out->nodes[nid];
+	return &g->nodes[node_index(g, nid)];
 }
 
 static inline void account_batch(struct engine *g, int nid, uint64_t scanned, uint64_t reclaimed)

@@ -19,7 +19,7 @@
 static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now,
 		       struct rr_decision_point *dp)
 {
-	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
+	int nid = node_index(g, p->nid);
 	const struct rr_node_curves *nc = &g->c->node[nid];
 
 	memset(dp, 0, sizeof(*dp));
@@ -71,7 +71,7 @@ static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now
 	}
 	if (g->reads & RR_IN_INFLIGHT)
 		dp->device_inflight = rr_curve_inflight_at_hinted(g->c, now, &g->inflight_hint);
-	if (p->nid >= 0 && p->nid < g->out->nr_nodes)
+	if ((unsigned)p->nid < (unsigned)g->nr_nodes)
 		dp->waiters[RR_POLICY_REASON_WRITEBACK] = (uint32_t)g->wbq[p->nid].n;
 	if (g->reads & RR_READS_TASK_FIGURES)
 		rr_task_figures_fill(&g->c->figures[p - g->d.points], dp);
@@ -81,7 +81,7 @@ static void fill_point(struct engine *g, const struct rr_dpoint *p, uint64_t now
 static uint64_t independent_wake(struct engine *g, const struct rr_dpoint *p, uint32_t task,
 				 const struct rr_verdict *v, uint64_t start, uint64_t deadline)
 {
-	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
+	int nid = node_index(g, p->nid);
 	const struct rr_node_curves *nc = &g->c->node[nid];
 	uint64_t w = UINT64_MAX;
 
@@ -260,7 +260,7 @@ static int ask_policy(struct engine *g, const struct rr_dpoint *p, uint64_t now,
 static uint64_t verdict_holds_until(struct engine *g, const struct rr_dpoint *p,
 				    const struct rr_verdict *v, uint64_t t, uint64_t retry_eff)
 {
-	int nid = p->nid >= 0 && p->nid < g->c->nr_nodes ? p->nid : 0;
+	int nid = node_index(g, p->nid);
 	uint64_t until = UINT64_MAX, x;
 
 	if (!(v->inputs & RR_IN_DECLARED) || (v->inputs & (RR_IN_NOW | RR_IN_EFFICIENCY)))
@@ -502,7 +502,7 @@ static int wbq_rekey(struct engine *g, int nid, uint64_t now)
 int rr_engine_wbq_fire(struct engine *g, uint32_t k, uint64_t now)
 {
 	const struct rr_dpoint *p = &g->d.points[sleep_of(g, &g->tasks[k])->point];
-	int nid = p->nid >= 0 && p->nid < g->out->nr_nodes ? p->nid : 0;
+	int nid = node_index(g, p->nid);
 	struct wb_queue *q = &g->wbq[nid];
 	int ret;
 
@@ -569,7 +569,7 @@ int rr_engine_start_sleep(struct engine *g, uint32_t k, uint32_t point, uint64_t
 	struct task_run *tr = &g->tasks[k];
 	struct sleep_ctx *sc;
 	const struct rr_dpoint *p = &g->d.points[point];
-	int nid = p->nid >= 0 && p->nid < g->out->nr_nodes ? p->nid : 0;
+	int nid = node_index(g, p->nid);
 	int ret;
 
 	if (take_sleep_slot(g, tr))
