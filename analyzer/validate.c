@@ -248,6 +248,64 @@ static int check_properties(const struct rr_model *m, const struct rr_curves *c,
 	return 0;
 }
 
+static void sleep_sums(const struct rr_replay_node *n, uint64_t *sleep_ns, uint64_t *count)
+{
+	*sleep_ns = *count = 0;
+	for (int k = 0; k < RR_NR_REASONS; k++) {
+		*sleep_ns += n->sleeps[k].sleep_ns + n->kswapd_sleeps[k].sleep_ns;
+		*count += n->sleeps[k].count + n->kswapd_sleeps[k].count;
+	}
+}
+
+/*
+ * 4. mainline's free replay against the recorded one, where mainline is
+ * the recorded kernel's policy: a recording with mm_vmscan_throttled and
+ * without the legacy congestion waits.
+ */
+static int check_free_replay(const struct rr_model *m, const struct rr_curves *c,
+			     struct rr_validation *v)
+{
+	struct rr_replay_result rec, ml;
+	int ret;
+
+	for (uint32_t i = 0; i < m->nr_throttles; i++)
+		if (m->throttles[i].reason >= RR_REASON_LEGACY_CONGESTION_WAIT)
+			return 0;
+	if (!m->nr_throttles)
+		return 0;
+	ret = run("recorded", NULL, m, c, 0, &rec);
+	if (ret)
+		return ret;
+	ret = run("mainline", NULL, m, c, 0, &ml);
+	if (ret) {
+		rr_replay_result_release(&rec);
+		return ret;
+	}
+	v->free = calloc((size_t)rec.nr_nodes + 1, sizeof(*v->free));
+	if (!v->free) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	v->free_applicable = 1;
+	v->nr_free = rec.nr_nodes < ml.nr_nodes ? rec.nr_nodes : ml.nr_nodes;
+	for (int n = 0; n < v->nr_free; n++) {
+		struct rr_free_replay *f = &v->free[n];
+		const struct rr_replay_node *a = &rec.nodes[n], *b = &ml.nodes[n];
+
+		f->nid = n;
+		f->stall_ns[0] = a->stall_ns;
+		f->stall_ns[1] = b->stall_ns;
+		sleep_sums(a, &f->sleep_ns[0], &f->throttles[0]);
+		sleep_sums(b, &f->sleep_ns[1], &f->throttles[1]);
+		f->wasted[0] = a->wasted;
+		f->wasted[1] = b->wasted;
+	}
+out:
+	rr_replay_result_release(&rec);
+	rr_replay_result_release(&ml);
+	return ret;
+}
+
 /* Wall time with at least one task in direct, memcg or node reclaim. */
 static double stall_union_us(const struct rr_model *m)
 {
@@ -302,7 +360,7 @@ static double jnum(json_t *o, const char *a, const char *b, const char *c)
 	return json_is_number(x) ? json_number_value(x) : 0;
 }
 
-/* 4. Ground truth measured outside the trace (manifest of the recorder). */
+/* 5. Ground truth measured outside the trace (manifest of the recorder). */
 static int check_truth(const struct rr_model *m, const char *path, struct rr_validation *v)
 {
 	json_error_t err;
@@ -354,6 +412,8 @@ int rr_validate(const struct rr_model *m, const char *manifest, struct rr_valida
 		ret = rr_fidelity_limits(m, v);
 	if (!ret)
 		ret = check_properties(m, c, v);
+	if (!ret)
+		ret = check_free_replay(m, c, v);
 	if (!ret && manifest)
 		ret = check_truth(m, manifest, v);
 	rr_curves_free(c);
@@ -365,7 +425,9 @@ int rr_validate(const struct rr_model *m, const char *manifest, struct rr_valida
 void rr_validation_release(struct rr_validation *v)
 {
 	free(v->fid);
+	free(v->free);
 	v->fid = NULL;
+	v->free = NULL;
 }
 
 int rr_validation_passed(const struct rr_validation *v)

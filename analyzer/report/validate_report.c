@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `validate` results: identity, fidelity per node and reason, properties, truth. */
+#include <math.h>
+
 #include "reclaim_replay/report.h"
 #include "reclaim_replay/validate.h"
 #include "report/text_util.h"
@@ -99,6 +101,70 @@ static void print_limits(FILE *out, const struct rr_validation *v)
 				 "trace (docs/model.md, \"What limits the accuracy\")");
 }
 
+/* (replayed - recorded) / recorded in %; NAN when nothing was recorded */
+static double change_pct(const uint64_t fig[2])
+{
+	return fig[0] ? 100.0 * ((double)fig[1] - (double)fig[0]) / (double)fig[0] : NAN;
+}
+
+static json_t *pct_or_null(const uint64_t fig[2])
+{
+	double d = change_pct(fig);
+
+	return isnan(d) ? json_null() : json_real(d);
+}
+
+static json_t *free_replay_json(const struct rr_validation *v)
+{
+	json_t *nodes = json_array();
+
+	for (int n = 0; n < v->nr_free; n++) {
+		const struct rr_free_replay *f = &v->free[n];
+		json_t *o = json_pack("{s:i,s:[I,I],s:[I,I],s:[I,I],s:[I,I]}", "nid", f->nid,
+			"stall_ns", I(f->stall_ns[0]), I(f->stall_ns[1]),
+			"sleep_ns", I(f->sleep_ns[0]), I(f->sleep_ns[1]),
+			"throttles", I(f->throttles[0]), I(f->throttles[1]),
+			"wasted", I(f->wasted[0]), I(f->wasted[1]));
+
+		json_object_set_new(o, "stall_change_pct", pct_or_null(f->stall_ns));
+		json_object_set_new(o, "sleep_change_pct", pct_or_null(f->sleep_ns));
+		json_object_set_new(o, "wasted_change_pct", pct_or_null(f->wasted));
+		json_array_append_new(nodes, o);
+	}
+	return json_pack("{s:b,s:o}", "applicable", v->free_applicable, "nodes", nodes);
+}
+
+static void print_change(char *buf, size_t len, const char *what, const uint64_t fig[2])
+{
+	double d = change_pct(fig);
+
+	if (isnan(d))
+		snprintf(buf, len, "%s %s (none recorded)", what, fig[1] ? "new" : "none");
+	else
+		snprintf(buf, len, "%s %+.1f%%", what, d);
+}
+
+static void print_free_replay(FILE *out, const struct rr_validation *v)
+{
+	if (!v->free_applicable)
+		return;
+	fprintf(out, "  free mainline replay against the recording (the model's own bias, "
+		"no target):\n");
+	for (int n = 0; n < v->nr_free; n++) {
+		const struct rr_free_replay *f = &v->free[n];
+		char stall[48], sleep[48], wasted[48], text[200], lead[32];
+
+		print_change(stall, sizeof(stall), "stall", f->stall_ns);
+		print_change(sleep, sizeof(sleep), "throttle sleep", f->sleep_ns);
+		print_change(wasted, sizeof(wasted), "wasted pages", f->wasted);
+		snprintf(text, sizeof(text), "%s, %s (%llu throttles, %llu recorded), %s", stall,
+			 sleep, (unsigned long long)f->throttles[1],
+			 (unsigned long long)f->throttles[0], wasted);
+		snprintf(lead, sizeof(lead), "    node %d:", f->nid);
+		rr_print_wrapped(out, lead, 6, TEXT_WIDTH, text);
+	}
+}
+
 json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input *in)
 {
 	json_t *o = json_object(), *fid = json_array(), *props = json_array();
@@ -134,6 +200,7 @@ json_t *rr_validation_json(const struct rr_validation *v, const struct rr_input 
 		"p50_us", I(v->cpu_wait.p50_us), "p90_us", I(v->cpu_wait.p90_us)));
 	json_object_set_new(o, "fidelity_limits", limits_json(v));
 	json_object_set_new(o, "properties", props);
+	json_object_set_new(o, "free_mainline", free_replay_json(v));
 	json_object_set_new(o, "node_state", json_string(v->sampled ? "sampled" : "reconstructed"));
 	json_object_set_new(o, "hz", json_integer(v->hz));
 	json_object_set_new(o, "hz_inferred", json_boolean(v->hz_inferred));
@@ -178,6 +245,7 @@ void rr_validation_print(FILE *out, const struct rr_validation *v, const struct 
 		fprintf(out, "  property %-38s %s%s%s\n", v->props[i].name,
 			v->props[i].ok ? "ok" : "FAILED: ", v->props[i].ok ? "" : v->props[i].detail,
 			v->props[i].exercised ? "" : " (not exercised)");
+	print_free_replay(out, v);
 	if (v->truth.present)
 		fprintf(out, "  ground truth: scanned trace/vmstat %.4f, reclaimed %.4f,\n"
 			"    stall union / PSI memory some %.3f (PSI counts more kinds of stall)\n",

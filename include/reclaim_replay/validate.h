@@ -57,6 +57,20 @@ struct rr_cpu_wait {
 	uint64_t p50_us, p90_us;	/* the wait (at least 0) */
 };
 
+/*
+ * `mainline` replayed freely (tasks on their own clocks, as `replay` does)
+ * against the recording, per node: on a recording of a 5.16 or later
+ * kernel it replays the kernel that was recorded, so what it differs by is
+ * the bias the model adds to every what-if. No target.
+ */
+struct rr_free_replay {
+	int nid;
+	uint64_t stall_ns[2];		/* [0] recorded, [1] replayed */
+	uint64_t sleep_ns[2];		/* throttle sleep, kswapd's included */
+	uint64_t throttles[2];
+	uint64_t wasted[2];		/* pages scanned and not reclaimed */
+};
+
 /* struct rr_validation.limits: why a fidelity target was missed */
 #define RR_LIMIT_CPU_WAIT	0x1	/* cpu wait beyond the tolerance in >= 10 % */
 #define RR_LIMIT_NO_SAMPLES	0x2	/* WRITEBACK missed, written pages reconstructed */
@@ -76,6 +90,13 @@ struct rr_validation {
 	struct rr_cpu_wait cpu_wait;
 	unsigned limits;		/* RR_LIMIT_*, only when targets_missed */
 	struct rr_property props[RR_NR_PROPERTIES];
+	/*
+	 * Filled when the recording is one `mainline` stands for: it has
+	 * mm_vmscan_throttled events and no legacy congestion waits.
+	 */
+	int free_applicable;
+	struct rr_free_replay *free;
+	int nr_free;
 	struct rr_ground_truth truth;
 	int sampled;
 	uint32_t hz;

@@ -373,6 +373,50 @@ def cmd_shared(vjson):
     note(f"shared summary: {doc.get('summary')}")
 
 
+def cmd_free(name, vjson, stats, replay, applicable):
+    """validate's free_mainline against stats (the recorded side) and a
+    `replay --policy mainline` of the same trace (the replayed side): the
+    same figures from two other commands' code paths."""
+    v = load(vjson)["results"][0]["free_mainline"]
+    want = applicable == "yes"
+    if not want:
+        check(v["applicable"] is False and v["nodes"] == [],
+              f"{name}: free_mainline not applicable, no nodes", json.dumps(v)[:200])
+        return
+    sn, rn = stats_nodes(stats), replay_nodes(replay)
+    diffs = []
+    if not v["applicable"]:
+        diffs.append("applicable is false")
+    if sorted(n["nid"] for n in v["nodes"]) != sorted(sn):
+        diffs.append(f"nodes {[n['nid'] for n in v['nodes']]} stats {sorted(sn)}")
+    for n in v["nodes"]:
+        s, m = sn.get(n["nid"]), rn.get(n["nid"], {}).get("mainline")
+        if s is None or m is None:
+            diffs.append(f"node {n['nid']} missing in stats or replay")
+            continue
+        rec_sleep = 1000 * sum(x["total_delayed_us"] for k in ("throttles", "kswapd_throttles")
+                               for x in s[k].values())
+        rec_count = sum(x["count"] for k in ("throttles", "kswapd_throttles")
+                        for x in s[k].values())
+        pairs = [("stall_ns", n["stall_ns"], [s["stall_ns"], m["stall_ns"]]),
+                 ("sleep_ns", n["sleep_ns"], [rec_sleep, sleeps(m) + sleeps(m, "kswapd_throttles")]),
+                 ("throttles", n["throttles"], [rec_count, counts(m) + counts(m, "kswapd_throttles")]),
+                 ("wasted", n["wasted"], [s["scan"]["wasted"], m["wasted"]])]
+        for what, got, exp in pairs:
+            if got != exp:
+                diffs.append(f"node {n['nid']} {what}: validate {got}, stats/replay {exp}")
+            key = {"stall_ns": "stall_change_pct", "sleep_ns": "sleep_change_pct",
+                   "wasted": "wasted_change_pct"}.get(what)
+            if key and exp[0]:
+                pct = 100.0 * (exp[1] - exp[0]) / exp[0]
+                if n[key] is None or abs(n[key] - pct) > 1e-6 * max(1.0, abs(pct)):
+                    diffs.append(f"node {n['nid']} {key}: {n[key]}, computed {pct}")
+            elif key and n[key] is not None:
+                diffs.append(f"node {n['nid']} {key}: {n[key]} with nothing recorded")
+    check(not diffs, f"{name}: free_mainline = stats (recorded) and replay --policy mainline "
+          f"(replayed) on {len(v['nodes'])} node(s)", "; ".join(diffs[:6]))
+
+
 def main(argv):
     cmd, args = argv[1], argv[2:]
     if cmd == "identity":
@@ -393,6 +437,8 @@ def main(argv):
         cmd_summary(*args)
     elif cmd == "manifests":
         cmd_manifests(args[0], args[1:])
+    elif cmd == "free":
+        cmd_free(*args)
     elif cmd == "shared":
         cmd_shared(*args)
     else:

@@ -184,6 +184,35 @@ elif run "validate --json on the shared traces" "$tmp/shared.json" \
 	fi
 fi
 
+# --- free mainline replay against the recording ---------------------------------
+# Each figure must be what stats measures (recorded) and what replay --policy
+# mainline gives (replayed); a legacy (5.10) recording, whose kernel mainline
+# does not stand for, has none.
+for f in "${bundled[@]}"; do
+	name=$(basename "$f" .dat)
+	if run "validate --json $name" "$tmp/free-$name.json" validate --json --no-manifest "$f" &&
+	   run "stats --json $name" "$tmp/free-$name.stats" stats --json -q "$f" &&
+	   run "replay --json -P mainline $name" "$tmp/free-$name.replay" replay --json -q \
+		--policy mainline "$f"; then
+		tap_check "$tmp/free-$name.out" "$CHK" free "$name" "$tmp/free-$name.json" \
+			"$tmp/free-$name.stats" "$tmp/free-$name.replay" yes
+	fi
+done
+# both bundled traces are 6.x recordings with throttles: one block each
+nfree=$(grep -c '^  free mainline replay against the recording' "$tmp/plain.out")
+if [ "$nfree" -eq ${#bundled[@]} ]; then
+	ok "validate traces/*.dat prints the free mainline replay for each of ${#bundled[@]} traces"
+else
+	not_ok "validate traces/*.dat prints the free mainline replay for each trace" \
+		"$nfree blocks for ${#bundled[@]} traces"
+fi
+if [ -x "${RR_GEN:-$TOP/build/rr-gen}" ] &&
+   "${RR_GEN:-$TOP/build/rr-gen}" -o "$tmp/free-legacy.dat" "$TOP/tests/gen/scenarios/legacy510.scn" \
+	>/dev/null 2>&1 &&
+   run "validate --json legacy510" "$tmp/free-legacy.json" validate --json "$tmp/free-legacy.dat"; then
+	tap_check "$tmp/free-legacy.out" "$CHK" free legacy510 "$tmp/free-legacy.json" - - no
+fi
+
 # --- every generated scenario: identity and the properties ----------------------
 # The generator's families (legacy 5.10, 5.16-rc, several nodes, losses, old
 # formats) hold the shapes real traces may lack; the property checks of the
