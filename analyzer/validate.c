@@ -34,22 +34,16 @@ static int run(const char *name, const char *setting, const struct rr_model *m,
 	return ret;
 }
 
-/* 1. The recorded policy must give back exactly what stats measured. */
-static int check_identity(const struct rr_model *m, const struct rr_curves *c,
+/* 1. The recorded policy (@r, its replay) must give back exactly what stats measured. */
+static int check_identity(const struct rr_model *m, const struct rr_replay_result *r,
 			  struct rr_validation *v)
 {
-	struct rr_replay_result r;
 	struct rr_stats s;
-	int ret = run("recorded", NULL, m, c, 0, &r);
 
-	if (ret)
-		return ret;
-	if (rr_stats_compute(m, &s)) {
-		rr_replay_result_release(&r);
+	if (rr_stats_compute(m, &s))
 		return -ENOMEM;
-	}
-	for (int n = 0; n < r.nr_nodes && n < s.nr_nodes; n++) {
-		const struct rr_replay_node *a = &r.nodes[n];
+	for (int n = 0; n < r->nr_nodes && n < s.nr_nodes; n++) {
+		const struct rr_replay_node *a = &r->nodes[n];
 		const struct rr_node_stats *b = &s.nodes[n];
 		struct { const char *what; uint64_t replayed, measured; } fig[3 + 4 * RR_NR_REASONS];
 		int nr = 0;
@@ -80,7 +74,6 @@ static int check_identity(const struct rr_model *m, const struct rr_curves *c,
 		}
 	}
 	rr_stats_release(&s);
-	rr_replay_result_release(&r);
 	return 0;
 }
 
@@ -147,13 +140,24 @@ static int check_fidelity(const struct rr_model *m, const struct rr_curves *c,
 	return 0;
 }
 
+/* A node's throttle sleep and throttles, every reason, kswapd's included. */
+static void sleep_sums(const struct rr_replay_node *n, uint64_t *sleep_ns, uint64_t *count)
+{
+	*sleep_ns = *count = 0;
+	for (int k = 0; k < RR_NR_REASONS; k++) {
+		*sleep_ns += n->sleeps[k].sleep_ns + n->kswapd_sleeps[k].sleep_ns;
+		*count += n->sleeps[k].count + n->kswapd_sleeps[k].count;
+	}
+}
+
 static uint64_t sleep_total(const struct rr_replay_result *r)
 {
-	uint64_t t = 0;
+	uint64_t t = 0, ns, count;
 
-	for (int n = 0; n < r->nr_nodes; n++)
-		for (int k = 0; k < RR_NR_REASONS; k++)
-			t += r->nodes[n].sleeps[k].sleep_ns + r->nodes[n].kswapd_sleeps[k].sleep_ns;
+	for (int n = 0; n < r->nr_nodes; n++) {
+		sleep_sums(&r->nodes[n], &ns, &count);
+		t += ns;
+	}
 	return t;
 }
 
@@ -248,24 +252,15 @@ static int check_properties(const struct rr_model *m, const struct rr_curves *c,
 	return 0;
 }
 
-static void sleep_sums(const struct rr_replay_node *n, uint64_t *sleep_ns, uint64_t *count)
-{
-	*sleep_ns = *count = 0;
-	for (int k = 0; k < RR_NR_REASONS; k++) {
-		*sleep_ns += n->sleeps[k].sleep_ns + n->kswapd_sleeps[k].sleep_ns;
-		*count += n->sleeps[k].count + n->kswapd_sleeps[k].count;
-	}
-}
-
 /*
  * 4. mainline's free replay against the recorded one, where mainline is
  * the recorded kernel's policy: a recording with mm_vmscan_throttled and
  * without the legacy congestion waits.
  */
 static int check_free_replay(const struct rr_model *m, const struct rr_curves *c,
-			     struct rr_validation *v)
+			     const struct rr_replay_result *rec, struct rr_validation *v)
 {
-	struct rr_replay_result rec, ml;
+	struct rr_replay_result ml;
 	int ret;
 
 	for (uint32_t i = 0; i < m->nr_throttles; i++)
@@ -273,24 +268,19 @@ static int check_free_replay(const struct rr_model *m, const struct rr_curves *c
 			return 0;
 	if (!m->nr_throttles)
 		return 0;
-	ret = run("recorded", NULL, m, c, 0, &rec);
+	ret = run("mainline", NULL, m, c, 0, &ml);
 	if (ret)
 		return ret;
-	ret = run("mainline", NULL, m, c, 0, &ml);
-	if (ret) {
-		rr_replay_result_release(&rec);
-		return ret;
-	}
-	v->free = calloc((size_t)rec.nr_nodes + 1, sizeof(*v->free));
+	v->free = calloc((size_t)rec->nr_nodes + 1, sizeof(*v->free));
 	if (!v->free) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	v->free_applicable = 1;
-	v->nr_free = rec.nr_nodes < ml.nr_nodes ? rec.nr_nodes : ml.nr_nodes;
+	v->nr_free = rec->nr_nodes < ml.nr_nodes ? rec->nr_nodes : ml.nr_nodes;
 	for (int n = 0; n < v->nr_free; n++) {
 		struct rr_free_replay *f = &v->free[n];
-		const struct rr_replay_node *a = &rec.nodes[n], *b = &ml.nodes[n];
+		const struct rr_replay_node *a = &rec->nodes[n], *b = &ml.nodes[n];
 
 		f->nid = n;
 		f->stall_ns[0] = a->stall_ns;
@@ -301,7 +291,6 @@ static int check_free_replay(const struct rr_model *m, const struct rr_curves *c
 		f->wasted[1] = b->wasted;
 	}
 out:
-	rr_replay_result_release(&rec);
 	rr_replay_result_release(&ml);
 	return ret;
 }
@@ -396,6 +385,7 @@ static int check_truth(const struct rr_model *m, const char *path, struct rr_val
 
 int rr_validate(const struct rr_model *m, const char *manifest, struct rr_validation *v)
 {
+	struct rr_replay_result rec;
 	struct rr_curves *c;
 	int ret;
 
@@ -405,7 +395,13 @@ int rr_validate(const struct rr_model *m, const char *manifest, struct rr_valida
 	if (ret)
 		return ret;
 	v->sampled = rr_curves_sampled(c);
-	ret = check_identity(m, c, v);
+	/* one replay of `recorded` serves the identity and the free replay's baseline */
+	ret = run("recorded", NULL, m, c, 0, &rec);
+	if (ret) {
+		rr_curves_free(c);
+		return ret;
+	}
+	ret = check_identity(m, &rec, v);
 	if (!ret)
 		ret = check_fidelity(m, c, v);
 	if (!ret)
@@ -413,9 +409,10 @@ int rr_validate(const struct rr_model *m, const char *manifest, struct rr_valida
 	if (!ret)
 		ret = check_properties(m, c, v);
 	if (!ret)
-		ret = check_free_replay(m, c, v);
+		ret = check_free_replay(m, c, &rec, v);
 	if (!ret && manifest)
 		ret = check_truth(m, manifest, v);
+	rr_replay_result_release(&rec);
 	rr_curves_free(c);
 	if (ret)
 		rr_validation_release(v);

@@ -380,7 +380,8 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 	 * The reading threads' arenas keep what libtracecmd freed at its
 	 * close (decompressed chunks, pages, records): tens of MiB that the
 	 * model and the replays would otherwise hold on to. 74 MiB on
-	 * slow-writeback.dat; docs/performance.md, "Ingest memory, 7 Dec".
+	 * slow-writeback.dat (docs/performance.md, "Ingest memory: the arenas
+	 * trimmed").
 	 */
 	malloc_trim(0);
 	return ret;

@@ -373,10 +373,12 @@ def cmd_shared(vjson):
     note(f"shared summary: {doc.get('summary')}")
 
 
-def cmd_free(name, vjson, stats, replay, applicable):
+def cmd_free(name, vjson, stats, replay, applicable, manifest="-"):
     """validate's free_mainline against stats (the recorded side) and a
     `replay --policy mainline` of the same trace (the replayed side): the
-    same figures from two other commands' code paths."""
+    same figures from two other commands' code paths. With a manifest, the
+    recorded throttles and their sleep per node must also be the recorder's
+    own sums (trace-cmd report + awk)."""
     v = load(vjson)["results"][0]["free_mainline"]
     want = applicable == "yes"
     if not want:
@@ -413,8 +415,19 @@ def cmd_free(name, vjson, stats, replay, applicable):
                     diffs.append(f"node {n['nid']} {key}: {n[key]}, computed {pct}")
             elif key and n[key] is not None:
                 diffs.append(f"node {n['nid']} {key}: {n[key]} with nothing recorded")
+    if manifest != "-":
+        thr = load(manifest).get("trace", {}).get("throttled", {}) or {}
+        for n in v["nodes"]:
+            nid = str(n["nid"])
+            cnt = sum(r.get("by_nid", {}).get(nid, {}).get("count", 0) for r in thr.values())
+            us = sum(r.get("by_nid", {}).get(nid, {}).get("sum_usec_delayed", 0)
+                     for r in thr.values())
+            if [n["throttles"][0], n["sleep_ns"][0]] != [cnt, us * 1000]:
+                diffs.append(f"node {nid} recorded throttles/sleep_ns: validate "
+                             f"{n['throttles'][0]}/{n['sleep_ns'][0]}, manifest {cnt}/{us * 1000}")
     check(not diffs, f"{name}: free_mainline = stats (recorded) and replay --policy mainline "
-          f"(replayed) on {len(v['nodes'])} node(s)", "; ".join(diffs[:6]))
+          f"(replayed) on {len(v['nodes'])} node(s)" +
+          (", recorded throttles = manifest" if manifest != "-" else ""), "; ".join(diffs[:6]))
 
 
 def main(argv):

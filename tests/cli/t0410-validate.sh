@@ -186,16 +186,19 @@ fi
 
 # --- free mainline replay against the recording ---------------------------------
 # Each figure must be what stats measures (recorded) and what replay --policy
-# mainline gives (replayed); a legacy (5.10) recording, whose kernel mainline
-# does not stand for, has none.
+# mainline gives (replayed), the recorded throttles and their sleep per node
+# also the manifest's (the recorder's trace-cmd report sums); a legacy (5.10)
+# recording, whose kernel mainline does not stand for, has none.
 for f in "${bundled[@]}"; do
 	name=$(basename "$f" .dat)
 	if run "validate --json $name" "$tmp/free-$name.json" validate --json --no-manifest "$f" &&
 	   run "stats --json $name" "$tmp/free-$name.stats" stats --json -q "$f" &&
 	   run "replay --json -P mainline $name" "$tmp/free-$name.replay" replay --json -q \
 		--policy mainline "$f"; then
+		man=${f%.dat}.manifest.json
+		[ -f "$man" ] || man=-
 		tap_check "$tmp/free-$name.out" "$CHK" free "$name" "$tmp/free-$name.json" \
-			"$tmp/free-$name.stats" "$tmp/free-$name.replay" yes
+			"$tmp/free-$name.stats" "$tmp/free-$name.replay" yes "$man"
 	fi
 done
 # both bundled traces are 6.x recordings with throttles: one block each
