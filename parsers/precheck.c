@@ -223,6 +223,8 @@ static void learn_commit_size(struct cur *c, uint64_t off, uint64_t n)
 		return;
 	if (s[5] == '4' || s[5] == '8')
 		c->commit_size = s[5] - '0';
+	if (c->map)
+		c->map->commit_size = c->commit_size;
 }
 
 /* header_page and header_event (v6 in line, v7 in the HEADER_INFO section). */
@@ -700,6 +702,7 @@ int rr_precheck_buffer(const unsigned char *data, uint64_t size, struct rr_secti
 		map->version = c.version;
 		map->big_endian = big;
 		map->long_size = data[off - 5];
+		map->commit_size = c.commit_size;
 		map->page_size = c.page_size;
 		map->streams_complete = 1;
 	}

@@ -33,6 +33,7 @@ struct rr_section_map {
 	int version;		/* 6 or 7 */
 	int big_endian;
 	int long_size;
+	int commit_size;	/* of a data page's header ("commit" in header_page) */
 	uint32_t page_size;
 	char compression[32];	/* v7: "none", "zstd", "zlib"; v6: "none" */
 	uint64_t file_size;

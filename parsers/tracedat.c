@@ -23,6 +23,7 @@
 
 #include "format_defer.h"
 #include "format_guard.h"
+#include "page_guard.h"
 #include "parser.h"
 #include "precheck.h"
 #include "symbol_skip.h"
@@ -340,9 +341,12 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 
 	*opened = 0;
 	*nr_src = 0;
+	/* compressed pages are checked as libtracecmd decompresses them */
+	if (map->version == 7 && strcmp(map->compression, "none"))
+		rr_page_guard_arm(map);
 	ret = rr_tracedat_open_handles(path, warn, &handles, &names, &nr, &formats);
 	if (ret)
-		return ret;
+		return rr_page_guard_disarm() ? -EILSEQ : ret;
 	*opened = 1;
 	/* the pre-check accepts versions 6 and 7 only */
 	if (!t->format && asprintf(&t->format, "trace.dat v%d", map->version) < 0)
@@ -384,6 +388,9 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 	 * trimmed").
 	 */
 	malloc_trim(0);
+	/* a damaged page was read as empty: the figures would miss its records */
+	if (rr_page_guard_disarm())
+		ret = -EILSEQ;
 	return ret;
 }
 
@@ -423,7 +430,10 @@ static int parse(const char *path, struct rr_trace *t)
 	ret = read_events(path, t, &map, rr_tracedat_want_sources(bytes), 1, &opened, &nr_src);
 	if (!ret)
 		goto out;
-	if (!opened) {
+	if (ret == -EILSEQ) {
+		ret = rr_fail(RR_EXIT_BAD_INPUT, "'%s': corrupt trace.dat: %s", path,
+			      rr_page_guard_refusal());
+	} else if (!opened) {
 		ret = open_error(path, ret);
 	} else if (ret == -ESTALE) {
 		ret = rr_fail(RR_EXIT_BAD_INPUT, "'%s': cannot open the file again for a second "

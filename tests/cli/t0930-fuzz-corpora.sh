@@ -41,6 +41,20 @@ else
 	not_ok "huge format size in a compressed section: exit 4, the file named" \
 		"exit $rc: $(printf '%s\n' "$msg" | head -c 300)"
 fi
+# A fuzz find (docs/robustness.md): a data page inside a zstd chunk commits
+# 134 213 657 bytes of its 4096; libtraceevent's kbuffer read far past it
+# (SEGV). The page guard must refuse it (exit 4) with the pre-check's message
+# for an uncompressed page and the file named.
+f=$TOP/tests/fuzz/corpus/v7-zstd-page-commit-huge.dat
+msg=$("$RR_BIN" stats "$f" 2>&1 >/dev/null)
+rc=$?
+if [ $rc -eq 4 ] && printf '%s\n' "$msg" | grep -q "'$f': corrupt trace.dat: a decompressed data page: a page commits 134213657 bytes, more than its 4072" &&
+   ! printf '%s\n' "$msg" | grep -qE 'AddressSanitizer|runtime error|LeakSanitizer'; then
+	ok "damaged page in a zstd chunk: exit 4, the file and the page named"
+else
+	not_ok "damaged page in a zstd chunk: exit 4, the file and the page named" \
+		"exit $rc: $(printf '%s\n' "$msg" | head -c 300)"
+fi
 # A fuzz find (docs/robustness.md): a v7 buffer option names cpu 17 while the
 # header says 2 cpus. The cpu count must cover every cpu with events (17 + 1),
 # or the model's per-cpu arrays are too short (seen only under ASan).
