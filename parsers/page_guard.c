@@ -47,7 +47,7 @@ static void find_real(void)
 void rr_page_guard_arm(const struct rr_section_map *map)
 {
 	guard.page_size = map->page_size;
-	guard.commit_size = map->commit_size ? map->commit_size : map->long_size;
+	guard.commit_size = map->commit_size;
 	guard.big = map->big_endian;
 	atomic_store(&refused, 0);
 	refusal[0] = '\0';
@@ -57,7 +57,8 @@ void rr_page_guard_arm(const struct rr_section_map *map)
 int rr_page_guard_disarm(void)
 {
 	atomic_store(&guard.armed, 0);
-	return atomic_load(&refused);
+	/* cleared, so a later file read unarmed is not failed for this one */
+	return atomic_exchange(&refused, 0);
 }
 
 const char *rr_page_guard_refusal(void)

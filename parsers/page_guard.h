@@ -11,7 +11,7 @@
 
 /* Check every page handed to kbuffer, by any thread, as @map's pages. */
 void rr_page_guard_arm(const struct rr_section_map *map);
-/* Stop checking; 1 when a page was refused since rr_page_guard_arm(). */
+/* Stop checking; 1 when a page was refused since rr_page_guard_arm(), once. */
 int rr_page_guard_disarm(void);
 /* What was wrong with the first page refused. */
 const char *rr_page_guard_refusal(void);

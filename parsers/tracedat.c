@@ -337,16 +337,17 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 	struct tracecmd_input **handles = NULL;
 	struct rr_format_defer *formats = NULL;
 	const char **names = NULL;
-	int nr = 0, ret;
+	int nr = 0, ret, guarded;
 
 	*opened = 0;
 	*nr_src = 0;
 	/* compressed pages are checked as libtracecmd decompresses them */
-	if (map->version == 7 && strcmp(map->compression, "none"))
+	guarded = map->version == 7 && strcmp(map->compression, "none");
+	if (guarded)
 		rr_page_guard_arm(map);
 	ret = rr_tracedat_open_handles(path, warn, &handles, &names, &nr, &formats);
 	if (ret)
-		return rr_page_guard_disarm() ? -EILSEQ : ret;
+		return guarded && rr_page_guard_disarm() ? -EILSEQ : ret;
 	*opened = 1;
 	/* the pre-check accepts versions 6 and 7 only */
 	if (!t->format && asprintf(&t->format, "trace.dat v%d", map->version) < 0)
@@ -389,7 +390,7 @@ static int read_events(const char *path, struct rr_trace *t, const struct rr_sec
 	 */
 	malloc_trim(0);
 	/* a damaged page was read as empty: the figures would miss its records */
-	if (rr_page_guard_disarm())
+	if (guarded && rr_page_guard_disarm())
 		ret = -EILSEQ;
 	return ret;
 }

@@ -27,34 +27,32 @@ for t in text counters options; do
 		ok "fuzz corpus $t: $n files replayed cleanly"
 	fi
 done
+# refused_as FILE MESSAGE LABEL: `stats FILE` exits 4 with MESSAGE (a fixed
+# string, after the file's quoted name) and no sanitizer report.
+refused_as() {
+	msg=$("$RR_BIN" stats "$1" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -eq 4 ] && printf '%s\n' "$msg" | grep -qF "'$1': $2" &&
+	   ! printf '%s\n' "$msg" | grep -qE 'AddressSanitizer|runtime error|LeakSanitizer'; then
+		ok "$3"
+	else
+		not_ok "$3" "exit $rc: $(printf '%s\n' "$msg" | head -c 300)"
+	fi
+}
 # A fuzz find (docs/robustness.md): an event format's size inside a zstd
 # events section reads 14.8 GB. libtracecmd allocates it; the file must still
 # be refused as bad input (exit 4) with a message naming it. The file was
 # made by the fuzzer, so nothing in it is a valid format.
-f=$TOP/tests/fuzz/corpus/v7-compressed-format-size-huge.dat
-msg=$("$RR_BIN" stats "$f" 2>&1 >/dev/null)
-rc=$?
-if [ $rc -eq 4 ] && printf '%s\n' "$msg" | grep -q "'$f': corrupt trace.dat" &&
-   ! printf '%s\n' "$msg" | grep -qE 'AddressSanitizer|runtime error|LeakSanitizer'; then
-	ok "huge format size in a compressed section: exit 4, the file named"
-else
-	not_ok "huge format size in a compressed section: exit 4, the file named" \
-		"exit $rc: $(printf '%s\n' "$msg" | head -c 300)"
-fi
-# A fuzz find (docs/robustness.md): a data page inside a zstd chunk commits
-# 134 213 657 bytes of its 4096; libtraceevent's kbuffer read far past it
-# (SEGV). The page guard must refuse it (exit 4) with the pre-check's message
-# for an uncompressed page and the file named.
-f=$TOP/tests/fuzz/corpus/v7-zstd-page-commit-huge.dat
-msg=$("$RR_BIN" stats "$f" 2>&1 >/dev/null)
-rc=$?
-if [ $rc -eq 4 ] && printf '%s\n' "$msg" | grep -q "'$f': corrupt trace.dat: a decompressed data page: a page commits 134213657 bytes, more than its 4072" &&
-   ! printf '%s\n' "$msg" | grep -qE 'AddressSanitizer|runtime error|LeakSanitizer'; then
-	ok "damaged page in a zstd chunk: exit 4, the file and the page named"
-else
-	not_ok "damaged page in a zstd chunk: exit 4, the file and the page named" \
-		"exit $rc: $(printf '%s\n' "$msg" | head -c 300)"
-fi
+refused_as "$TOP/tests/fuzz/corpus/v7-compressed-format-size-huge.dat" "corrupt trace.dat" \
+	"huge format size in a compressed section: exit 4, the file named"
+# A fuzz find (docs/robustness.md): a data page inside a zstd chunk whose
+# commit word is 0xfffffffffffff019 (`zstd -dc` of the frame at byte 4108):
+# 134 213 657 bytes (the low 27 bits) with the lost-event flag (bit 30), so
+# its room is 4096 - 8 - 8 - 8 = 4072. libtraceevent's kbuffer read far past
+# it (SEGV). The page guard must refuse it with the pre-check's message.
+refused_as "$TOP/tests/fuzz/corpus/v7-zstd-page-commit-huge.dat" \
+	"corrupt trace.dat: a decompressed data page: a page commits 134213657 bytes, more than its 4072" \
+	"damaged page in a zstd chunk: exit 4, the file and the page named"
 # A fuzz find (docs/robustness.md): a v7 buffer option names cpu 17 while the
 # header says 2 cpus. The cpu count must cover every cpu with events (17 + 1),
 # or the model's per-cpu arrays are too short (seen only under ASan).
